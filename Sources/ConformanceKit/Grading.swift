@@ -1,0 +1,80 @@
+/// How one vector went.
+public enum Grade: String, Sendable, Hashable, Codable, CaseIterable {
+    case pass, fail, unsupported, error
+}
+
+/// The graded outcome of one vector.
+public struct CaseResult: Sendable, Hashable {
+    public let vector: Vector
+    public let grade: Grade
+    public let answer: SubjectAnswer?
+    /// Why it did not pass (empty on pass).
+    public let message: String
+    /// Time spent by the subject, in seconds.
+    public let seconds: Double
+
+    /// An invalid vector that the subject accepted: the dangerous kind of failure.
+    public var acceptedInvalid: Bool {
+        grade == .fail && vector.result == .invalid && answer?.verdict == .valid
+    }
+}
+
+/// Grades answers against vectors (spec/vectors.md, "The runner grades").
+public enum Grader {
+    public static func grade(_ vector: Vector, answer: SubjectAnswer, gradesErrorCodes: Bool) -> (Grade, String) {
+        if answer.verdict == .unsupported { return (.unsupported, "subject does not support this case") }
+        switch vector.result {
+        case .acceptable:
+            return (.pass, "")
+        case .invalid:
+            guard answer.verdict == .invalid else {
+                return (.fail, "accepted an invalid input (expected \(vector.error ?? "an error"))")
+            }
+            if gradesErrorCodes, let expected = vector.error, answer.error != expected {
+                return (.fail, "rejected with \(answer.error ?? "no code"), expected \(expected)")
+            }
+            return (.pass, "")
+        case .valid:
+            guard answer.verdict == .valid else {
+                return (.fail, "rejected a valid input: \(answer.error ?? "no reason given")")
+            }
+            guard let expected = vector.output?.objectValue else { return (.pass, "") }
+            let actual = answer.output?.objectValue ?? [:]
+            // The reference and every trace subject answer all outputs; other
+            // third parties are graded on the outputs they choose to give.
+            let strict = gradesErrorCodes || vector.family.isTrace
+            for key in expected.keys.sorted() {
+                guard let want = expected[key] else { continue }
+                guard let got = actual[key] else {
+                    if strict { return (.fail, "output \"\(key)\" missing, expected \(want.jsonText)") }
+                    continue
+                }
+                if let difference = firstDifference(want, got, path: key) {
+                    return (.fail, difference)
+                }
+            }
+            return (.pass, "")
+        }
+    }
+
+    /// Describes the first place where `got` differs from `want`, or nil.
+    /// Arrays are compared element by element so a trace names its step.
+    static func firstDifference(_ want: JSONValue, _ got: JSONValue, path: String) -> String? {
+        if case .array(let w) = want, case .array(let g) = got {
+            for i in 0..<min(w.count, g.count) {
+                if let d = firstDifference(w[i], g[i], path: "\(path)[\(i)]") { return d }
+            }
+            if w.count != g.count { return "\(path): expected \(w.count) entries, got \(g.count)" }
+            return nil
+        }
+        if case .object(let w) = want, case .object(let g) = got {
+            for key in Set(w.keys).union(g.keys).sorted() {
+                let a = w[key] ?? .null
+                let b = g[key] ?? .null
+                if let d = firstDifference(a, b, path: "\(path).\(key)") { return d }
+            }
+            return nil
+        }
+        return want.matches(got) ? nil : "\(path): expected \(want.jsonText), got \(got.jsonText)"
+    }
+}

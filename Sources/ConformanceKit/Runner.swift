@@ -1,0 +1,77 @@
+import Foundation
+
+/// Progress of a run, reported after each vector.
+public struct RunProgress: Sendable {
+    public let done: Int
+    public let total: Int
+    public let last: CaseResult
+}
+
+/// All graded cases of one run against one subject.
+public struct RunReport: Sendable {
+    public let subject: String
+    public let cases: [CaseResult]
+    public let seconds: Double
+
+    public init(subject: String, cases: [CaseResult], seconds: Double) {
+        self.subject = subject
+        self.cases = cases
+        self.seconds = seconds
+    }
+
+    public func count(_ grade: Grade, family: Family? = nil) -> Int {
+        cases.filter { $0.grade == grade && (family == nil || $0.vector.family == family) }.count
+    }
+
+    public var families: [Family] { Array(Set(cases.map(\.vector.family))).sorted() }
+
+    /// 0 when every graded vector passed, 1 when any failed or errored.
+    public var exitCode: Int32 { cases.contains { $0.grade == .fail || $0.grade == .error } ? 1 : 0 }
+}
+
+/// Runs vectors against a subject in process, one at a time, in file order.
+public struct Runner: Sendable {
+    public let subject: any Subject
+
+    public init(subject: any Subject) {
+        self.subject = subject
+    }
+
+    public func run(
+        _ vectors: [Vector],
+        progress: (@Sendable (RunProgress) -> Void)? = nil
+    ) async -> RunReport {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var cases: [CaseResult] = []
+        cases.reserveCapacity(vectors.count)
+        for vector in vectors {
+            let result = await runOne(vector, clock: clock)
+            cases.append(result)
+            progress?(RunProgress(done: cases.count, total: vectors.count, last: result))
+        }
+        return RunReport(subject: subject.name, cases: cases, seconds: Self.seconds(clock.now - started))
+    }
+
+    func runOne(_ vector: Vector, clock: ContinuousClock) async -> CaseResult {
+        guard subject.families.contains(vector.family) else {
+            return CaseResult(vector: vector, grade: .unsupported, answer: nil,
+                              message: "subject does not claim family \(vector.family.rawValue)", seconds: 0)
+        }
+        let start = clock.now
+        do {
+            let answer = try await subject.evaluate(family: vector.family, input: vector.input)
+            let (grade, message) = Grader.grade(vector, answer: answer, gradesErrorCodes: subject.gradesErrorCodes)
+            return CaseResult(vector: vector, grade: grade, answer: answer, message: message,
+                              seconds: Self.seconds(clock.now - start))
+        } catch {
+            return CaseResult(vector: vector, grade: .error, answer: nil, message: "\(error)",
+                              seconds: Self.seconds(clock.now - start))
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let (s, attoseconds) = duration.components
+        return Double(s) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,33 @@
+/// What an implementation under test answers for one vector.
+public struct SubjectAnswer: Sendable, Hashable {
+    public enum Verdict: String, Sendable, Hashable, Codable {
+        case valid, invalid, unsupported
+    }
+
+    public var verdict: Verdict
+    /// The error code (reference) or free text (third parties) of a rejection.
+    public var error: String?
+    /// Outputs, in the shape of spec/vectors.md for the family.
+    public var output: JSONValue?
+
+    public init(_ verdict: Verdict, error: String? = nil, output: JSONValue? = nil) {
+        self.verdict = verdict
+        self.error = error
+        self.output = output
+    }
+
+    public static let unsupported = SubjectAnswer(.unsupported)
+}
+
+/// An implementation under test: the reference modules, or a third party
+/// behind an adapter. ConformanceKit knows nothing else about it.
+public protocol Subject: Sendable {
+    /// Shown in reports, e.g. `reference` or `pyattest 1.0.5`.
+    var name: String { get }
+    /// Whether error codes are graded (the reference) or only shown (third parties).
+    var gradesErrorCodes: Bool { get }
+    /// The families the subject claims; others are graded `unsupported`.
+    var families: Set<Family> { get }
+    /// Evaluates one vector input. A thrown error is graded `error`.
+    func evaluate(family: Family, input: JSONValue) async throws -> SubjectAnswer
+}

@@ -1,0 +1,73 @@
+/// The vector model of `trustsuite-vectors/1` (spec/vectors.md).
+
+/// The families a vector file may declare.
+public enum Family: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
+    case cbor
+    case appAttestAttestation = "app-attest-attestation"
+    case appAttestAssertion = "app-attest-assertion"
+    case appAttestReceipt = "app-attest-receipt"
+    case devicecheck
+    case keychainACL = "keychain-acl"
+    case keychainFlow = "keychain-flow"
+    case laRight = "la-right"
+
+    /// Trace families: their vectors are graded step by step on `output`.
+    public var isTrace: Bool {
+        self == .devicecheck || self == .keychainFlow || self == .laRight
+    }
+
+    public static func < (lhs: Family, rhs: Family) -> Bool {
+        allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+    }
+}
+
+/// The expected verdict of a vector.
+public enum ExpectedResult: String, Sendable, Hashable, Codable {
+    case valid, invalid, acceptable
+}
+
+/// One test case, with its group's defaults already merged under `input`.
+public struct Vector: Sendable, Hashable, Identifiable {
+    public let family: Family
+    /// The file the vector came from, as given to the loader.
+    public let file: String
+    public let tcId: Int
+    /// Namespaced identifier, unique across all files (`family-area::case`).
+    public let id: String
+    public let comment: String
+    public let flags: [String]
+    public let input: JSONValue
+    public let result: ExpectedResult
+    /// Expected error code of an `invalid` vector.
+    public let error: String?
+    /// Expected outputs of a `valid` vector (graded key by key).
+    public let output: JSONValue?
+
+    public init(
+        family: Family, file: String, tcId: Int, id: String, comment: String, flags: [String],
+        input: JSONValue, result: ExpectedResult, error: String?, output: JSONValue?
+    ) {
+        self.family = family
+        self.file = file
+        self.tcId = tcId
+        self.id = id
+        self.comment = comment
+        self.flags = flags
+        self.input = input
+        self.result = result
+        self.error = error
+        self.output = output
+    }
+}
+
+/// A parsed and checked vector file.
+public struct VectorFile: Sendable {
+    public static let schema = "trustsuite-vectors/1"
+
+    public let path: String
+    public let family: Family
+    public let title: String
+    public let source: String
+    public let notes: [String: String]
+    public let vectors: [Vector]
+}

@@ -1,0 +1,27 @@
+import ConformanceKit
+
+/// A vector input that the reference cannot even read (a malformed vector,
+/// not a verdict); the runner grades it `error`.
+public struct ReferenceInputError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The reference implementation as a ConformanceKit subject. Error codes are
+/// graded for it.
+public struct ReferenceSubject: Subject {
+    public init() {}
+
+    public var name: String { "reference" }
+    public var gradesErrorCodes: Bool { true }
+    public var families: Set<Family> { [.cbor] }
+
+    public func evaluate(family: Family, input: JSONValue) async throws -> SubjectAnswer {
+        switch family {
+        case .cbor:
+            return try CBORSubject.evaluate(input)
+        default:
+            return .unsupported
+        }
+    }
+}

@@ -1,0 +1,112 @@
+/// Canonical CBOR encoder: RFC 8949 §4.2.1 core deterministic encoding.
+///
+/// Heads use the shortest argument, floats the shortest width that keeps the
+/// value (NaN payloads included), indefinite-length items are written with
+/// definite lengths, and map entries are sorted by the bytes of their encoded
+/// keys. The output of a value decoded in any mode therefore decodes in
+/// `deterministic` mode, provided its map keys are distinct.
+public enum CBOREncoder {
+    /// The canonical encoding of `value`.
+    public static func canonical(_ value: CBORValue) -> [UInt8] {
+        var out: [UInt8] = []
+        append(value, to: &out)
+        return out
+    }
+
+    /// Appends the canonical encoding of `value` to `out`.
+    public static func append(_ value: CBORValue, to out: inout [UInt8]) {
+        switch value {
+        case .unsigned(let n):
+            appendHead(major: 0, n, to: &out)
+        case .negative(let n):
+            appendHead(major: 1, n, to: &out)
+        case .bytes(let b):
+            appendHead(major: 2, UInt64(b.count), to: &out)
+            out.append(contentsOf: b)
+        case .indefiniteBytes(let chunks):
+            let joined = chunks.flatMap { $0 }
+            appendHead(major: 2, UInt64(joined.count), to: &out)
+            out.append(contentsOf: joined)
+        case .text(let s):
+            appendText(s, to: &out)
+        case .indefiniteText(let chunks):
+            appendText(chunks.joined(), to: &out)
+        case .array(let items, _):
+            appendHead(major: 4, UInt64(items.count), to: &out)
+            for item in items { append(item, to: &out) }
+        case .map(let entries, _):
+            appendHead(major: 5, UInt64(entries.count), to: &out)
+            let encoded = entries.map { (key: canonical($0.key), value: $0.value) }
+            for entry in encoded.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+                out.append(contentsOf: entry.key)
+                append(entry.value, to: &out)
+            }
+        case .tag(let n, let content):
+            appendHead(major: 6, n, to: &out)
+            append(content, to: &out)
+        case .bool(let b):
+            out.append(b ? 0xF5 : 0xF4)
+        case .null:
+            out.append(0xF6)
+        case .undefined:
+            out.append(0xF7)
+        case .simple(let n):
+            if n < 24 {
+                out.append(0xE0 | n)
+            } else {
+                out.append(0xF8)
+                out.append(n)
+            }
+        case .float(let d):
+            appendFloat(d, to: &out)
+        }
+    }
+
+    static func appendText(_ s: String, to out: inout [UInt8]) {
+        let utf8 = Array(s.utf8)
+        appendHead(major: 3, UInt64(utf8.count), to: &out)
+        out.append(contentsOf: utf8)
+    }
+
+    /// Appends a head with the shortest argument encoding (RFC 8949 §4.2.1).
+    public static func appendHead(major: UInt8, _ argument: UInt64, to out: inout [UInt8]) {
+        let top = major << 5
+        switch argument {
+        case 0..<24:
+            out.append(top | UInt8(argument))
+        case 24...0xFF:
+            out.append(top | 24)
+            out.append(UInt8(argument))
+        case 0x100...0xFFFF:
+            out.append(top | 25)
+            appendBigEndian(argument, width: 2, to: &out)
+        case 0x1_0000...0xFFFF_FFFF:
+            out.append(top | 26)
+            appendBigEndian(argument, width: 4, to: &out)
+        default:
+            out.append(top | 27)
+            appendBigEndian(argument, width: 8, to: &out)
+        }
+    }
+
+    static func appendFloat(_ d: Double, to out: inout [UInt8]) {
+        if let half = CBORFloat.exactHalf(d) {
+            out.append(0xF9)
+            appendBigEndian(UInt64(half), width: 2, to: &out)
+        } else if let single = CBORFloat.exactSingle(d) {
+            out.append(0xFA)
+            appendBigEndian(UInt64(single), width: 4, to: &out)
+        } else {
+            out.append(0xFB)
+            appendBigEndian(d.bitPattern, width: 8, to: &out)
+        }
+    }
+
+    static func appendBigEndian(_ value: UInt64, width: Int, to out: inout [UInt8]) {
+        var shift = (width - 1) * 8
+        while shift >= 0 {
+            out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            shift -= 8
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import ConformanceKit
+import Foundation
+import ReferenceSubjects
+
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run vectors against the reference implementation and print a scorecard.",
+        discussion: """
+            By default every vector file under Fixtures/ runs against the reference. \
+            Exit status: 0 every graded vector passed, 1 any failed or errored, 2 the run could not happen.
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("Run only this family (repeatable).", valueName: "family"))
+    var family: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Also run these vector files or folders (repeatable).", valueName: "path"))
+    var fixtures: [String] = []
+
+    @Flag(name: .long, help: "Run only the --fixtures paths, not the built-in Fixtures/.")
+    var only = false
+
+    @Option(name: .long, help: ArgumentHelp("Write the JSON report to this file.", valueName: "file"))
+    var json: String?
+
+    @Option(name: .long, help: ArgumentHelp("Write a JUnit XML report to this file.", valueName: "file"))
+    var junit: String?
+
+    @Flag(name: .long, help: "No progress line on stderr.")
+    var quiet = false
+
+    func run() async throws {
+        do {
+            let families = try family.map { name throws(CLIError) -> Family in
+                guard let f = Family(rawValue: name) else {
+                    throw CLIError("unknown family \"\(name)\"; known: "
+                                   + Family.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                return f
+            }
+            let files = try FixtureLocator.load(extra: fixtures, onlyGiven: only, families: families)
+            let vectors = files.flatMap(\.vectors)
+            guard !vectors.isEmpty else { throw CLIError("no vectors to run") }
+            let showProgress = !quiet && isatty(STDERR_FILENO) == 1
+            let report = await Runner(subject: ReferenceSubject()).run(vectors) { progress in
+                guard showProgress, progress.done % 25 == 0 || progress.done == progress.total else { return }
+                FileHandle.standardError.write(Data("\r\(progress.done)/\(progress.total) vectors".utf8))
+                if progress.done == progress.total { FileHandle.standardError.write(Data("\n".utf8)) }
+            }
+            print(Reports.scorecard(report))
+            if let json { try write(Reports.json(report), to: json) }
+            if let junit { try write(Reports.junit(report), to: junit) }
+            throw ExitCode(report.exitCode)
+        } catch let error as CLIError {
+            Console.fail(error.description)
+        } catch let error as VectorLoadError {
+            Console.fail("bad vector file \(error.description)")
+        }
+    }
+
+    func write(_ text: String, to path: String) throws {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw CLIError("cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+}
+
+/// One-line errors on stderr.
+enum Console {
+    static func fail(_ message: String, status: Int32 = 2) -> Never {
+        FileHandle.standardError.write(Data("trustsuite: \(message)\n".utf8))
+        exit(status)
+    }
+}

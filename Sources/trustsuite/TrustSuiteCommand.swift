@@ -1,0 +1,16 @@
+import ArgumentParser
+
+@main
+struct TrustSuiteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trustsuite",
+        abstract: "Conformance and fuzz test suite for Apple's device-trust primitives.",
+        discussion: """
+            Runs golden vectors (trustsuite-vectors/1) against the reference implementation \
+            and prints a scorecard. Start with `trustsuite run`; `trustsuite list` shows what there is.
+            """,
+        version: "0.1.0",
+        subcommands: [RunCommand.self, ListCommand.self, CBORCommand.self],
+        defaultSubcommand: nil
+    )
+}
