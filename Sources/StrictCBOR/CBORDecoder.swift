@@ -112,6 +112,11 @@ private struct DecodingPass {
         let info = initial & 0x1F
 
         if initial == 0xFF { return try closeIndefinite(at: start) }
+        // Well-formedness of the initial byte (info 28–31) comes first, then
+        // the mode's ban on tags, then the argument's shortest form.
+        if major == 6 && info < 28 && mode == .ctap2 {
+            throw CBORError(.tagNotAllowed, at: start, "tags are not allowed in ctap2 mode")
+        }
 
         let argument = try readArgument(info: info, major: major, start: start)
 
@@ -132,7 +137,6 @@ private struct DecodingPass {
             return try openContainer(map: major == 5, count: argument, start: start)
         case 6:
             guard let n = argument else { throw notIndefinite(major, at: start) }
-            guard mode != .ctap2 else { throw CBORError(.tagNotAllowed, at: start, "tag \(n) in ctap2 mode") }
             try checkDepth(at: start)
             stack.append(Frame(kind: .tag(n), indefinite: false, remaining: 1))
             return nil
