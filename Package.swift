@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "StrictCBOR", targets: ["StrictCBOR"]),
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
         .library(name: "ReferenceSubjects", targets: ["ReferenceSubjects"]),
+        .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
         .executable(name: "trustsuite", targets: ["trustsuite"]),
     ],
     dependencies: [
@@ -21,6 +22,8 @@ let package = Package(
         .target(name: "ConformanceKit"),
         // Adapts each reference module to ConformanceKit's Subject protocol.
         .target(name: "ReferenceSubjects", dependencies: ["ConformanceKit", "StrictCBOR"]),
+        // Fuzz oracles: called by the libFuzzer harnesses in Fuzz/ and by the replay tests.
+        .target(name: "FuzzTargets", dependencies: ["StrictCBOR"]),
         .executableTarget(
             name: "trustsuite",
             dependencies: [
@@ -36,10 +39,9 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(
-            name: "ConformanceKitTests",
-            dependencies: ["ConformanceKit", "ReferenceSubjects", "TestSupport"]
-        ),
+        .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit"]),
+        .testTarget(name: "ReferenceSubjectsTests", dependencies: ["ReferenceSubjects", "ConformanceKit", "TestSupport"]),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

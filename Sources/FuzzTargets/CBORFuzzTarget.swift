@@ -1,0 +1,54 @@
+import StrictCBOR
+
+/// Fuzz oracles shared by the libFuzzer harnesses in `Fuzz/` and by the
+/// `swift test` replay of `Fuzz/Corpus` and `Fuzz/FailCases`.
+///
+/// Each target returns the list of violated properties; a harness aborts
+/// on a non-empty list, a test records each entry as an issue. A trap
+/// inside a target is itself a finding.
+public enum FuzzTargets {
+    /// Decodes `bytes` in all three modes and checks:
+    /// - an error's offset lies within the input;
+    /// - the modes nest: ctap2 ⊂ deterministic ⊂ wellFormed, with equal values;
+    /// - a value accepted in deterministic mode re-encodes to the input bytes;
+    /// - the canonical encoding of a wellFormed value decodes in deterministic
+    ///   mode and re-encodes to itself (decode→encode→decode idempotence).
+    public static func cbor(_ bytes: [UInt8]) -> [String] {
+        var problems: [String] = []
+        var values: [CBORMode: CBORValue] = [:]
+        for mode in CBORMode.allCases {
+            do {
+                values[mode] = try CBORDecoder(mode: mode).decode(bytes)
+            } catch {
+                if error.offset < 0 || error.offset > bytes.count {
+                    problems.append("\(mode.rawValue): offset \(error.offset) outside 0...\(bytes.count)")
+                }
+            }
+        }
+        // Values are compared by canonical encoding: NaN != NaN under ==.
+        let canonical = values.mapValues(CBOREncoder.canonical)
+        if let strict = canonical[.ctap2], canonical[.deterministic] != strict {
+            problems.append("ctap2 accepted what deterministic rejected or read differently")
+        }
+        if let deterministic = values[.deterministic] {
+            if canonical[.wellFormed] != canonical[.deterministic] {
+                problems.append("deterministic accepted what wellFormed rejected or read differently")
+            }
+            if CBOREncoder.canonical(deterministic) != bytes {
+                problems.append("deterministic input does not re-encode to itself")
+            }
+        }
+        if let value = values[.wellFormed] {
+            let encoded = CBOREncoder.canonical(value)
+            do {
+                let again = try CBORDecoder(mode: .deterministic).decode(encoded)
+                if CBOREncoder.canonical(again) != encoded {
+                    problems.append("canonical encoding is not stable under decode→encode")
+                }
+            } catch {
+                problems.append("canonical encoding rejected in deterministic mode: \(error)")
+            }
+        }
+        return problems
+    }
+}

@@ -1,0 +1,86 @@
+import ConformanceKit
+import Foundation
+import Testing
+
+/// A scripted subject: answers from a table keyed by the input's `cborHex`.
+struct ScriptedSubject: Subject {
+    let answers: [String: SubjectAnswer]
+    var name: String { "scripted" }
+    var gradesErrorCodes: Bool
+    var families: Set<Family> { [.cbor, .laRight] }
+
+    struct Boom: Error {}
+
+    func evaluate(family: Family, input: JSONValue) async throws -> SubjectAnswer {
+        guard let key = input["cborHex"]?.stringValue, let answer = answers[key] else { throw Boom() }
+        return answer
+    }
+}
+
+@Suite struct RunnerTests {
+    static func vector(_ tcId: Int, _ hex: String, _ result: ExpectedResult, error: String? = nil,
+                       output: JSONValue? = nil, family: Family = .cbor, flags: [String] = []) -> Vector {
+        Vector(family: family, file: "f.json", tcId: tcId, id: "cbor-t::\(tcId)", comment: "", flags: flags,
+               input: .object(["cborHex": .string(hex)]), result: result, error: error, output: output)
+    }
+
+    static let vectors = [
+        vector(1, "00", .valid, output: .object(["diagnostic": .string("0")])),
+        vector(2, "ff", .invalid, error: "unexpectedBreak"),
+        vector(3, "1c", .invalid, error: "reservedAdditionalInfo"),
+        vector(4, "f818", .acceptable, flags: ["Legacy"]),
+        vector(5, "crash", .valid),
+        vector(6, "01", .valid, output: .object(["diagnostic": .string("1")])),
+        vector(7, "trace", .valid, output: .object(["steps": .array([.object(["state": .string("authorized")])])]),
+               family: .laRight),
+        vector(8, "skip", .valid, family: .keychainACL),
+    ]
+
+    static let answers: [String: SubjectAnswer] = [
+        "00": SubjectAnswer(.valid, output: .object(["diagnostic": .string("0")])),
+        "ff": SubjectAnswer(.valid),  // accepted invalid input
+        "1c": SubjectAnswer(.invalid, error: "truncated"),  // right verdict, wrong code
+        "f818": SubjectAnswer(.invalid, error: "x"),
+        "01": SubjectAnswer(.valid, output: .object(["diagnostic": .string("2")])),
+        "trace": SubjectAnswer(.valid, output: .object(["steps": .array([.object(["state": .string("unknown")])])])),
+    ]
+
+    @Test func gradesReferenceStrictly() async throws {
+        let report = await Runner(subject: ScriptedSubject(answers: Self.answers, gradesErrorCodes: true)).run(Self.vectors)
+        let grades = report.cases.map(\.grade)
+        #expect(grades == [.pass, .fail, .fail, .pass, .error, .fail, .fail, .unsupported])
+        #expect(report.cases[1].acceptedInvalid)
+        #expect(report.cases[6].message.contains("steps[0].state"))
+        #expect(report.exitCode == 1)
+    }
+
+    @Test func thirdPartiesAreGradedOnVerdictOnly() async {
+        let report = await Runner(subject: ScriptedSubject(answers: Self.answers, gradesErrorCodes: false)).run(Self.vectors)
+        #expect(report.cases[2].grade == .pass)  // wrong code is shown, not graded
+        #expect(report.cases[5].grade == .fail)  // a given output that is wrong still fails
+    }
+
+    @Test func reportsListDangerousFailuresFirst() async throws {
+        let report = await Runner(subject: ScriptedSubject(answers: Self.answers, gradesErrorCodes: true)).run(Self.vectors)
+        let text = Reports.scorecard(report)
+        let firstProblem = try #require(text.split(separator: "\n").first { $0.contains("[fail]") || $0.contains("[error]") })
+        #expect(firstProblem.hasPrefix("!! "))
+        #expect(text.contains("FAIL: 2 passed, 4 failed, 1 unsupported, 1 errors"))
+
+        let json = try JSONDecoder().decode(JSONValue.self, from: Data(Reports.json(report).utf8))
+        #expect(json["summary"]?["total"]?.int64Value == 8)
+        #expect(json["cases"]?.arrayValue?.first?["acceptedInvalid"]?.boolValue == true)
+
+        let xml = Reports.junit(report)
+        #expect(xml.components(separatedBy: "<testcase ").count - 1 == 8)
+        #expect(xml.contains("<failure type=\"acceptedInvalid\""))
+        #expect(xml.contains("<skipped "))
+        #expect(xml.contains("<error "))
+    }
+
+    @Test func allPassingRunExitsZero() async {
+        let report = await Runner(subject: ScriptedSubject(answers: Self.answers, gradesErrorCodes: true))
+            .run([Self.vectors[0]])
+        #expect(report.exitCode == 0)
+    }
+}
