@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Build the libFuzzer harnesses instrumented (fuzzer + address sanitizer) and
+# run one of them.
+#   Fuzz/run.sh TARGET SECONDS [extra libFuzzer flags]
+#   Fuzz/run.sh FuzzCBOR 600
+# New corpus entries go to Fuzz/.build/corpus/TARGET (the committed seeds in
+# Fuzz/Corpus/TARGET are read, not written); crashes go to Fuzz/.build/crashes/.
+# Commit a crash as Fuzz/FailCases/TARGET/<name> so `swift test` replays it.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+target="${1:?usage: Fuzz/run.sh TARGET SECONDS [libFuzzer flags]}"
+seconds="${2:?usage: Fuzz/run.sh TARGET SECONDS [libFuzzer flags]}"
+shift 2
+
+swift build --package-path "$here" -c release --product "$target" \
+  --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address
+
+binary="$here/.build/release/$target"
+work="$here/.build/corpus/$target"
+crashes="$here/.build/crashes/$target"
+mkdir -p "$work" "$crashes"
+dict=()
+[ -f "$here/Dictionaries/${target#Fuzz}.dict" ] && dict=("-dict=$here/Dictionaries/${target#Fuzz}.dict")
+lower=$(echo "${target#Fuzz}" | tr 'A-Z' 'a-z')
+[ -f "$here/Dictionaries/$lower.dict" ] && dict=("-dict=$here/Dictionaries/$lower.dict")
+
+export SWIFT_BACKTRACE=enable=no
+exec "$binary" "$work" "$here/Corpus/$target" "${dict[@]}" \
+  -max_total_time="$seconds" -artifact_prefix="$crashes/" -print_final_stats=1 "$@"
