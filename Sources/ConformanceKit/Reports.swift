@@ -56,15 +56,16 @@ public enum Reports {
             .map(caseObject) + report.cases.filter { $0.grade == .pass }.map(caseObject)
         var totals: [String: JSONValue] = ["total": .int(Int64(report.cases.count))]
         for grade in Grade.allCases { totals[grade.rawValue] = .int(Int64(report.count(grade))) }
-        let root: JSONValue = .object([
+        var root: [String: JSONValue] = [
             "schema": .string("trustsuite-report/1"),
             "subject": .string(report.subject),
             "seconds": .double(report.seconds),
             "summary": .object(totals),
             "families": .object(families),
             "cases": .array(cases),
-        ])
-        return root.jsonText
+        ]
+        if let stderr = report.subjectStderr { root["subjectStderr"] = .string(stderr) }
+        return JSONValue.object(root).jsonText
     }
 
     static func caseObject(_ result: CaseResult) -> JSONValue {

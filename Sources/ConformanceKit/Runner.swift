@@ -12,6 +12,8 @@ public struct RunReport: Sendable {
     public let subject: String
     public let cases: [CaseResult]
     public let seconds: Double
+    /// What the subject wrote to stderr (adapters), kept for the JSON report.
+    public var subjectStderr: String?
 
     public init(subject: String, cases: [CaseResult], seconds: Double) {
         self.subject = subject

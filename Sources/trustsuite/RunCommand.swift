@@ -28,6 +28,14 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write a JUnit XML report to this file.", valueName: "file"))
     var junit: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Run a third-party implementation through the JSON-lines adapter protocol instead of the reference.",
+        valueName: "command"))
+    var adapter: String?
+
+    @Option(name: .long, help: ArgumentHelp("Seconds an adapter may take per vector before it is restarted.", valueName: "seconds"))
+    var timeout: Double = 10
+
     @Flag(name: .long, help: "No progress line on stderr.")
     var quiet = false
 
@@ -44,10 +52,34 @@ struct RunCommand: AsyncParsableCommand {
             let vectors = files.flatMap(\.vectors)
             guard !vectors.isEmpty else { throw CLIError("no vectors to run") }
             let showProgress = !quiet && isatty(STDERR_FILENO) == 1
-            let report = await Runner(subject: ReferenceSubject()).run(vectors) { progress in
+            let subject: any Subject
+            var adapterSubject: AdapterSubject? = nil
+            if let adapter {
+                guard timeout > 0 else { throw CLIError("--timeout must be positive") }
+                do {
+                    let launched = try await AdapterSubject.launch(command: adapter, timeout: .milliseconds(Int64(timeout * 1000)))
+                    adapterSubject = launched
+                    subject = launched
+                } catch {
+                    throw CLIError("\(error)")
+                }
+            } else {
+                subject = ReferenceSubject()
+            }
+            var report = await Runner(subject: subject).run(vectors) { progress in
                 guard showProgress, progress.done % 25 == 0 || progress.done == progress.total else { return }
                 FileHandle.standardError.write(Data("\r\(progress.done)/\(progress.total) vectors".utf8))
                 if progress.done == progress.total { FileHandle.standardError.write(Data("\n".utf8)) }
+            }
+            if let adapterSubject {
+                await adapterSubject.stop()
+                let stderr = await adapterSubject.stderrText()
+                report.subjectStderr = stderr
+                if !stderr.isEmpty && !quiet {
+                    let last = stderr.split(separator: "\n").last.map(String.init) ?? ""
+                    FileHandle.standardError.write(Data(
+                        "adapter wrote \(stderr.utf8.count) bytes to stderr (kept in the --json report); last line: \(last.prefix(300))\n".utf8))
+                }
             }
             print(Reports.scorecard(report))
             if let json { try write(Reports.json(report), to: json) }
