@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "StrictCBOR", targets: ["StrictCBOR"]),
+        .library(name: "AppAttest", targets: ["AppAttest"]),
+        .library(name: "OpenSSLOracle", targets: ["OpenSSLOracle"]),
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
         .library(name: "ReferenceSubjects", targets: ["ReferenceSubjects"]),
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
@@ -14,16 +16,37 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // Pinned: chain validation at a fixed time uses its @_spi(FixedExpiryValidationTime).
+        .package(url: "https://github.com/apple/swift-certificates", exact: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // Reference modules: no dependency on ConformanceKit.
         .target(name: "StrictCBOR"),
+        .target(
+            name: "AppAttest",
+            dependencies: [
+                "StrictCBOR",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
+        // Independent second opinion for differential tests (libssl via pkg-config).
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "OpenSSLOracle", dependencies: ["COpenSSL"]),
         // Vector model, runner and reports: imports no reference module.
         .target(name: "ConformanceKit"),
         // Adapts each reference module to ConformanceKit's Subject protocol.
-        .target(name: "ReferenceSubjects", dependencies: ["ConformanceKit", "StrictCBOR"]),
+        .target(name: "ReferenceSubjects", dependencies: ["ConformanceKit", "StrictCBOR", "AppAttest"]),
         // Fuzz oracles: called by the libFuzzer harnesses in Fuzz/ and by the replay tests.
-        .target(name: "FuzzTargets", dependencies: ["StrictCBOR"]),
+        .target(name: "FuzzTargets", dependencies: ["StrictCBOR", "AppAttest"]),
         .executableTarget(
             name: "trustsuite",
             dependencies: [
@@ -40,6 +63,17 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit"]),
+        .testTarget(
+            name: "AppAttestTests",
+            dependencies: [
+                "AppAttest", "OpenSSLOracle", "TestSupport", "StrictCBOR",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
         .testTarget(name: "ReferenceSubjectsTests", dependencies: ["ReferenceSubjects", "ConformanceKit", "TestSupport"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"]),
     ],

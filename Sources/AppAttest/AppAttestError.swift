@@ -1,0 +1,49 @@
+/// The single error type of ``AppAttest``: a stable code from
+/// spec/vectors.md (attestation, assertion and receipt codes), a human
+/// reason, and the verification step that failed (0 for parsing).
+public struct AppAttestError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Stable error codes shared with the vectors. Add codes; never rename one.
+    public enum Code: String, Sendable, Hashable, CaseIterable, Codable {
+        // Attestation
+        case malformedAttestationObject
+        case unsupportedFormat
+        case missingCertificates
+        case certificateChainInvalid
+        case nonceExtensionMissing
+        case nonceMismatch
+        case keyIdMismatch
+        case rpIdMismatch
+        case counterNotZero
+        case aaguidMismatch
+        case credentialIdMismatch
+        case malformedAuthenticatorData
+        case malformedCredentialPublicKey
+        // Assertion
+        case malformedAssertion
+        case signatureInvalid
+        case counterNotIncreasing
+        /// The application's challenge hook refused the client data (added code).
+        case challengeMismatch
+        // Receipt
+        case malformedReceipt
+        case receiptSignatureInvalid
+        case receiptChainInvalid
+        case receiptAppIdMismatch
+        case receiptKeyMismatch
+        case receiptExpired
+        case receiptTooOld
+    }
+
+    public let code: Code
+    public let reason: String
+
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public var description: String { "\(code.rawValue): \(reason)" }
+
+    public static func == (lhs: AppAttestError, rhs: AppAttestError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
