@@ -1,0 +1,136 @@
+import AppAttest
+import Crypto
+import Foundation
+import OpenSSLOracle
+import Testing
+import TestSupport
+import X509
+
+/// Real attestations, assertions and receipts verify as the external data's
+/// README says; each real attestation is rejected with the right code when
+/// one input changes; OpenSSL agrees on every chain and receipt.
+@Suite(.enabled(if: Locations.externalAvailable, Comment(rawValue: Locations.externalMissingReason)))
+struct RealDataTests {
+    @Test func counts() {
+        #expect(RealData.attestations.count == 9)
+        #expect(RealData.assertions.count == 7)
+        #expect(RealData.receipts.count == 20)
+    }
+
+    func verify(_ a: RealData.Attestation, appId: String? = nil, environment: AppAttestEnvironment? = nil,
+                keyId: [UInt8]? = nil, clientDataHash: [UInt8]? = nil, time: Date? = nil) async throws -> VerifiedAttestation {
+        let verifier = try AttestationVerifier(appId: appId ?? a.appId, environment: environment ?? a.environment)
+        return try await verifier.verify(attestationObject: a.object, keyId: keyId ?? a.keyId,
+                                         clientDataHash: clientDataHash ?? a.clientDataHash, at: time ?? a.time)
+    }
+
+    func code(_ body: () async throws -> Void) async -> AppAttestError.Code? {
+        do {
+            try await body()
+            return nil
+        } catch let error as AppAttestError {
+            return error.code
+        } catch {
+            return nil
+        }
+    }
+
+    @Test(arguments: RealData.attestations)
+    func attestationVerifies(_ a: RealData.Attestation) async throws {
+        let verified = try await verify(a)
+        #expect(verified.counter == 0)
+        if let spki = a.publicKeySPKI, !spki.isEmpty {
+            let key = try P256.Signing.PublicKey(derRepresentation: spki)
+            #expect(verified.publicKey == Array(key.x963Representation))
+        }
+        #expect(Array(SHA256.hash(data: verified.publicKey)) == a.keyId)
+        if a.name.contains("2026") {
+            #expect(verified.authenticatorData.extensions?["apple_bundle_version_01"]?.textValue == "1")
+        }
+    }
+
+    @Test(arguments: RealData.attestations)
+    func attestationMutationsAreRejected(_ a: RealData.Attestation) async throws {
+        let other: AppAttestEnvironment = a.environment == .production ? .development : .production
+        #expect(await code { _ = try await verify(a, environment: other) } == .aaguidMismatch)
+        #expect(await code { _ = try await verify(a, appId: a.appId + "x") } == .rpIdMismatch)
+        var keyId = a.keyId
+        keyId[0] ^= 1
+        #expect(await code { _ = try await verify(a, keyId: keyId) } == .keyIdMismatch)
+        #expect(await code { _ = try await verify(a, clientDataHash: Array(SHA256.hash(data: a.clientDataHash))) } == .nonceMismatch)
+        let leaf = try Certificate(derEncoded: try AttestationObject(bytes: a.object).certificates[0])
+        let afterExpiry = leaf.notValidAfter.addingTimeInterval(1)
+        #expect(await code { _ = try await verify(a, time: afterExpiry) } == .certificateChainInvalid)
+        let beforeStart = leaf.notValidBefore.addingTimeInterval(-1)
+        #expect(await code { _ = try await verify(a, time: beforeStart) } == .certificateChainInvalid)
+    }
+
+    @Test(arguments: RealData.attestations)
+    func openSSLAgreesOnTheChain(_ a: RealData.Attestation) throws {
+        let object = try AttestationObject(bytes: a.object)
+        let anchors = [AppleRoots.appAttestationRootDER]
+        let time = Int64(a.time.timeIntervalSince1970)
+        #expect(OpenSSLOracle.verifyChain(leaf: object.certificates[0], intermediates: [object.certificates[1]], anchors: anchors, at: time))
+        let leaf = try Certificate(derEncoded: object.certificates[0])
+        let late = Int64(leaf.notValidAfter.timeIntervalSince1970) + 1
+        #expect(!OpenSSLOracle.verifyChain(leaf: object.certificates[0], intermediates: [object.certificates[1]], anchors: anchors, at: late))
+    }
+
+    @Test(arguments: RealData.assertions)
+    func assertionVerifies(_ a: RealData.Assertion) throws {
+        let key = try P256.Signing.PublicKey(derRepresentation: a.publicKeySPKI)
+        let verifier = AssertionVerifier(appId: a.appId)
+        let verified = try verifier.verify(assertion: a.assertion, clientData: a.clientData, publicKey: key,
+                                           previousCounter: a.counter - 1)
+        #expect(verified.counter == a.counter)
+        #expect(verified.authenticatorData.bytes.count == 37)
+        #expect(throws: AppAttestError(.counterNotIncreasing, "")) {
+            try verifier.verify(assertion: a.assertion, clientData: a.clientData, publicKey: key, previousCounter: a.counter)
+        }
+        #expect(throws: AppAttestError(.signatureInvalid, "")) {
+            try verifier.verify(assertion: a.assertion, clientData: a.clientData + [0], publicKey: key, previousCounter: 0)
+        }
+        #expect(throws: AppAttestError(.rpIdMismatch, "")) {
+            try AssertionVerifier(appId: a.appId + "x").verify(assertion: a.assertion, clientData: a.clientData,
+                                                                publicKey: key, previousCounter: 0)
+        }
+        #expect(throws: AppAttestError(.challengeMismatch, "")) {
+            try AssertionVerifier(appId: a.appId) { _ in false }.verify(
+                assertion: a.assertion, clientData: a.clientData, publicKey: key, previousCounter: 0)
+        }
+    }
+
+    @Test(arguments: RealData.receipts)
+    func receiptVerifies(_ r: RealData.Receipt) async throws {
+        let verified = try await ReceiptVerifier().verify(receipt: r.receipt, at: r.time, appId: r.appId, publicKey: r.publicKeySPKI)
+        let receipt = verified.receipt
+        #expect(receipt.kind?.rawValue == r.kind)
+        let created = try #require(receipt.creationTime)
+        let expected = try #require(r.creationTime)
+        #expect(abs(created.timeIntervalSince(expected)) < 0.001)
+        #expect(receipt.riskMetric == r.riskMetric)
+        #expect(receipt.environment == r.environment)
+        #expect(receipt.appId == r.appId)
+    }
+
+    @Test(arguments: RealData.receipts)
+    func receiptRejections(_ r: RealData.Receipt) async throws {
+        let verifier = try ReceiptVerifier()
+        #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: r.time, appId: r.appId + "x") } == .receiptAppIdMismatch)
+        let otherKey = P256.Signing.PrivateKey().publicKey.x963Representation
+        #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: r.time, publicKey: Array(otherKey)) } == .receiptKeyMismatch)
+        let later = r.time.addingTimeInterval(600)
+        #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: later, maxAge: 300) } == .receiptTooOld)
+        #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: later, maxAge: 3600) } == nil)
+    }
+
+    @Test(arguments: RealData.receipts)
+    func openSSLAgreesOnTheReceipt(_ r: RealData.Receipt) throws {
+        let content = OpenSSLOracle.verifyCMS(r.receipt, anchors: [AppleRoots.rootCAG3DER], at: Int64(r.time.timeIntervalSince1970))
+        let parsed = try Receipt(bytes: r.receipt)
+        #expect(content == parsed.payload)
+        var tampered = r.receipt
+        tampered[tampered.count / 2] ^= 0x01
+        #expect(OpenSSLOracle.verifyCMS(tampered, anchors: [AppleRoots.rootCAG3DER], at: Int64(r.time.timeIntervalSince1970)) == nil)
+    }
+}
