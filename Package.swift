@@ -34,6 +34,16 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        // Builds the app-attest vectors (`trustsuite generate app-attest`); uses no verifier.
+        .target(
+            name: "AppAttestGenerator",
+            dependencies: [
+                "AppAttest", "StrictCBOR", "ConformanceKit",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
         // Independent second opinion for differential tests (libssl via pkg-config).
         .systemLibrary(
             name: "COpenSSL",
@@ -44,14 +54,18 @@ let package = Package(
         // Vector model, runner and reports: imports no reference module.
         .target(name: "ConformanceKit"),
         // Adapts each reference module to ConformanceKit's Subject protocol.
-        .target(name: "ReferenceSubjects", dependencies: ["ConformanceKit", "StrictCBOR", "AppAttest"]),
+        .target(name: "ReferenceSubjects", dependencies: [
+            "ConformanceKit", "StrictCBOR", "AppAttest", .product(name: "X509", package: "swift-certificates"),
+        ]),
         // Fuzz oracles: called by the libFuzzer harnesses in Fuzz/ and by the replay tests.
         .target(name: "FuzzTargets", dependencies: ["StrictCBOR", "AppAttest"]),
         .executableTarget(
             name: "trustsuite",
             dependencies: [
-                "ReferenceSubjects", "ConformanceKit", "StrictCBOR",
+                "ReferenceSubjects", "ConformanceKit", "StrictCBOR", "AppAttest", "AppAttestGenerator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
             ]
         ),
         .target(name: "TestSupport", dependencies: ["ConformanceKit"], path: "Tests/TestSupport"),

@@ -136,8 +136,13 @@ public struct AttestationVerifier: Sendable {
             RFC5280Policy(fixedExpiryValidationTime: time)
         }
         let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(certificates.dropFirst()))
-        guard case .validCertificate = result else {
+        guard case .validCertificate(let path) = result else {
             throw AppAttestError(.certificateChainInvalid, "credential certificate does not chain to a trust anchor at \(time)")
+        }
+        // The path must be credential certificate → x5c[1] → anchor: a CA sent
+        // first (a reordered x5c) validates on its own but is no credential.
+        guard path.count == 3, path[1] == certificates[1] else {
+            throw AppAttestError(.certificateChainInvalid, "x5c[1] is not the issuer of the credential certificate")
         }
         return leaf
     }

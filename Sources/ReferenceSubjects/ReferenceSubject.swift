@@ -14,12 +14,22 @@ public struct ReferenceSubject: Subject {
 
     public var name: String { "reference" }
     public var gradesErrorCodes: Bool { true }
-    public var families: Set<Family> { [.cbor] }
+    public var families: Set<Family> {
+        [.cbor, .appAttestAttestation, .appAttestAssertion, .appAttestReceipt, .devicecheck]
+    }
 
     public func evaluate(family: Family, input: JSONValue) async throws -> SubjectAnswer {
         switch family {
         case .cbor:
             return try CBORSubject.evaluate(input)
+        case .appAttestAttestation:
+            return try await AppAttestSubject.attestation(input)
+        case .appAttestAssertion:
+            return try AppAttestSubject.assertion(input)
+        case .appAttestReceipt:
+            return try await AppAttestSubject.receipt(input)
+        case .devicecheck:
+            return try AppAttestSubject.deviceCheck(input)
         default:
             return .unsupported
         }

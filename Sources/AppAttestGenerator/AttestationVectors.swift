@@ -1,0 +1,173 @@
+import AppAttest
+import ConformanceKit
+import Crypto
+import Foundation
+import StrictCBOR
+import X509
+
+/// Everything one attestation vector is built from. A mutation edits a copy
+/// of the baseline; the object is then assembled consistently (the nonce
+/// covers the mutated authenticator data unless the mutation targets it).
+struct AttestationSpec {
+    enum Chain { case standard, leafOnly, empty, withRoot, reversed, attacker, corruptLeaf }
+    enum Anchors { case testRoot, appleDefault, attackerRoot }
+
+    var environment: AppAttestEnvironment = .production
+    var appId = AppAttestVectors.appId
+    /// The App ID hashed into rpIdHash (default: the baseline App ID, whatever `appId` says).
+    var rpIdAppId: String? = nil
+    var flags: UInt8 = 0x40
+    var signCount: UInt32 = 0
+    var aaguid: [UInt8]? = nil
+    var credentialId: [UInt8]? = nil
+    var credentialIdLength: Int? = nil
+    var coseKey: [UInt8]? = nil
+    var omitCredentialData = false
+    var trailing: [UInt8] = []
+    var clientDataHash = AppAttestVectors.clientDataHash
+    /// The clientDataHash the certificate's nonce was computed with, when different.
+    var nonceClientDataHash: [UInt8]? = nil
+    /// The nonce extension's value from the nonce; nil leaves the extension out.
+    var nonceExtension: (([UInt8]) -> [UInt8])? = { NonceShapes.standard($0) }
+    var leafNotBefore: Date
+    var leafNotAfter: Date
+    var chain: Chain = .standard
+    var fmt: CBORValue = .text("apple-appattest")
+    var keyId: [UInt8]? = nil
+    var validationTime: Date
+    var anchors: Anchors = .testRoot
+    /// Rebuilds the top-level CBOR from the parts (structure mutations).
+    var structure: ((AttestationParts) -> CBORValue)? = nil
+    /// Changes the final bytes (truncation, trailing bytes).
+    var bytes: (([UInt8]) -> [UInt8])? = nil
+}
+
+/// The assembled pieces, for structure mutations.
+struct AttestationParts {
+    var fmt: CBORValue
+    var x5c: [[UInt8]]
+    var receipt: [UInt8]
+    var authData: [UInt8]
+
+    var standard: CBORValue {
+        .map([
+            (.text("fmt"), fmt),
+            (.text("attStmt"), .map([(.text("x5c"), .array(x5c.map(CBORValue.bytes))), (.text("receipt"), .bytes(receipt))])),
+            (.text("authData"), .bytes(authData)),
+        ])
+    }
+}
+
+/// Shapes of the nonce extension value (step 4).
+enum NonceShapes {
+    static func standard(_ nonce: [UInt8]) -> [UInt8] { TLV.sequence(TLV.explicit(1, TLV.octets(nonce))) }
+    static func bare(_ nonce: [UInt8]) -> [UInt8] { TLV.sequence(TLV.octets(nonce)) }
+    static func wrongTag(_ nonce: [UInt8]) -> [UInt8] { TLV.sequence(TLV.explicit(2, TLV.octets(nonce))) }
+    static func implicit(_ nonce: [UInt8]) -> [UInt8] { TLV.sequence(TLV.node(0x81, nonce)) }
+    static func short(_ nonce: [UInt8]) -> [UInt8] { standard(Array(nonce.dropLast())) }
+    static func long(_ nonce: [UInt8]) -> [UInt8] { standard(nonce + [0]) }
+    static func extra(_ nonce: [UInt8]) -> [UInt8] { TLV.sequence(TLV.explicit(1, TLV.octets(nonce)), TLV.integer(1)) }
+    static func octetOnly(_ nonce: [UInt8]) -> [UInt8] { TLV.octets(nonce) }
+    static func trailing(_ nonce: [UInt8]) -> [UInt8] { standard(nonce) + [0] }
+}
+
+/// The generated `app-attest-attestation` vectors.
+struct AppAttestVectors {
+    static let appId = "ABCDE12345.org.trustsuite.example"
+    static let clientDataHash = Array(SHA256.hash(data: Array("trustsuite attestation challenge".utf8)))
+
+    let pki: GeneratorPKI
+    let attestation: AttestationPKI
+    let receipts: ReceiptPKI
+    let credentialKey: P256.Signing.PrivateKey
+    let receipt: [UInt8]
+
+    init(pki: GeneratorPKI) throws {
+        self.pki = pki
+        attestation = try AttestationPKI(pki)
+        receipts = try ReceiptPKI(pki)
+        credentialKey = pki.p256("credential")
+        var spec = ReceiptSpec(pki: pki)
+        spec.attestedCertificate = try Self.baselineLeaf(pki: pki, attestation: attestation, key: credentialKey)
+        receipt = try ReceiptBuilder(pki: receipts).build(spec).bytes
+    }
+
+    var keyId: [UInt8] { Array(SHA256.hash(data: credentialKey.publicKey.x963Representation)) }
+
+    static func baselineLeaf(pki: GeneratorPKI, attestation: AttestationPKI, key: P256.Signing.PrivateKey) throws -> [UInt8] {
+        try GeneratorPKI.der(pki.leafCertificate(
+            subject: "credential", key: key.publicKey, issuer: AttestationPKI.intermediateName,
+            issuerKey: attestation.intermediateKey, serial: 100, notBefore: pki.now.addingTimeInterval(-86_400),
+            notAfter: pki.now.addingTimeInterval(2 * 86_400),
+            extra: [Certificate.Extension(oid: NonceExtension.oid, critical: false, value: [0x30, 0x00])]))
+    }
+
+    func baseline() -> AttestationSpec {
+        AttestationSpec(leafNotBefore: pki.now.addingTimeInterval(-86_400), leafNotAfter: pki.now.addingTimeInterval(2 * 86_400),
+                        validationTime: pki.now)
+    }
+
+    func coseKey(_ entries: [(CBORValue, CBORValue)]) -> [UInt8] { CBOREncoder.canonical(.map(entries)) }
+
+    var coseEntries: [(CBORValue, CBORValue)] {
+        let point = Array(credentialKey.publicKey.x963Representation)
+        return [(.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(1)),
+                (.int(-2), .bytes(Array(point[1..<33]))), (.int(-3), .bytes(Array(point[33..<65])))]
+    }
+
+    func authData(_ spec: AttestationSpec) -> [UInt8] {
+        var data = Array(SHA256.hash(data: Array((spec.rpIdAppId ?? Self.appId).utf8)))
+        data.append(spec.flags)
+        data += withUnsafeBytes(of: spec.signCount.bigEndian, Array.init)
+        if !spec.omitCredentialData {
+            let credentialId = spec.credentialId ?? keyId
+            data += spec.aaguid ?? spec.environment.aaguid
+            let length = spec.credentialIdLength ?? credentialId.count
+            data += [UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)]
+            data += credentialId
+            data += spec.coseKey ?? coseKey(coseEntries)
+        }
+        return data + spec.trailing
+    }
+
+    /// Builds the object and the vector input for a spec.
+    func build(_ spec: AttestationSpec) throws -> (input: [String: JSONValue], publicKey: [UInt8]) {
+        let data = authData(spec)
+        var hasher = SHA256()
+        hasher.update(data: data)
+        hasher.update(data: spec.nonceClientDataHash ?? spec.clientDataHash)
+        let nonce = Array(hasher.finalize())
+        var extra: [Certificate.Extension] = []
+        if let shape = spec.nonceExtension {
+            extra.append(Certificate.Extension(oid: NonceExtension.oid, critical: false, value: shape(nonce)[...]))
+        }
+        let issuerKey = spec.chain == .attacker ? attestation.attackerIntermediateKey : attestation.intermediateKey
+        let leaf = try GeneratorPKI.der(pki.leafCertificate(
+            subject: BinaryText.hex(keyId), key: credentialKey.publicKey, issuer: AttestationPKI.intermediateName,
+            issuerKey: issuerKey, serial: 100, notBefore: spec.leafNotBefore, notAfter: spec.leafNotAfter, extra: extra))
+        let x5c: [[UInt8]]
+        switch spec.chain {
+        case .standard: x5c = [leaf, attestation.intermediate]
+        case .leafOnly: x5c = [leaf]
+        case .empty: x5c = []
+        case .withRoot: x5c = [leaf, attestation.intermediate, attestation.root]
+        case .reversed: x5c = [attestation.intermediate, leaf]
+        case .attacker: x5c = [leaf, attestation.attackerIntermediate]
+        case .corruptLeaf: x5c = [Array(leaf.prefix(leaf.count / 2)), attestation.intermediate]
+        }
+        let parts = AttestationParts(fmt: spec.fmt, x5c: x5c, receipt: receipt, authData: data)
+        var object = CBOREncoder.canonical(spec.structure?(parts) ?? parts.standard)
+        if let mutate = spec.bytes { object = mutate(object) }
+        var input: [String: JSONValue] = [
+            "attestationObject": .b64(object), "keyId": .b64(spec.keyId ?? keyId), "clientDataHash": .b64(spec.clientDataHash),
+            "appId": .string(spec.appId), "environment": .string(spec.environment.rawValue),
+            "validationTime": .string(RFC3339.format(spec.validationTime)),
+        ]
+        switch spec.anchors {
+        case .testRoot: input["trustAnchorsPem"] = .array([.string(GeneratorPKI.pem(attestation.root))])
+        case .attackerRoot: input["trustAnchorsPem"] = .array([.string(GeneratorPKI.pem(attestation.attackerRoot))])
+        case .appleDefault: break
+        }
+        return (input, Array(credentialKey.publicKey.x963Representation))
+    }
+}

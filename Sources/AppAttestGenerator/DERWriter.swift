@@ -1,0 +1,60 @@
+/// A minimal DER/BER TLV writer for building receipts and extensions by hand,
+/// including the deliberately malformed ones the vectors need.
+enum TLV {
+    static func length(_ n: Int) -> [UInt8] {
+        if n < 0x80 { return [UInt8(n)] }
+        var bytes: [UInt8] = []
+        var value = n
+        while value > 0 {
+            bytes.insert(UInt8(value & 0xFF), at: 0)
+            value >>= 8
+        }
+        return [0x80 | UInt8(bytes.count)] + bytes
+    }
+
+    static func node(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] { [tag] + length(content.count) + content }
+    static func sequence(_ parts: [UInt8]...) -> [UInt8] { node(0x30, parts.flatMap { $0 }) }
+    static func set(_ parts: [[UInt8]]) -> [UInt8] { node(0x31, parts.flatMap { $0 }) }
+    static func octets(_ bytes: [UInt8]) -> [UInt8] { node(0x04, bytes) }
+    static func explicit(_ number: UInt8, _ content: [UInt8]) -> [UInt8] { node(0xA0 | number, content) }
+
+    static func integer(_ value: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var v = value
+        repeat {
+            bytes.insert(UInt8(v & 0xFF), at: 0)
+            v >>= 8
+        } while v > 0
+        if let first = bytes.first, first & 0x80 != 0 { bytes.insert(0, at: 0) }
+        return node(0x02, bytes)
+    }
+
+    static func oid(_ arcs: [UInt]) -> [UInt8] {
+        guard arcs.count >= 2 else { return node(0x06, []) }
+        var content: [UInt8] = [UInt8(arcs[0] * 40 + arcs[1])]
+        for arc in arcs.dropFirst(2) {
+            var chunk: [UInt8] = [UInt8(arc & 0x7F)]
+            var v = arc >> 7
+            while v > 0 {
+                chunk.insert(UInt8(v & 0x7F) | 0x80, at: 0)
+                v >>= 7
+            }
+            content += chunk
+        }
+        return node(0x06, content)
+    }
+
+    /// BER: an indefinite-length constructed node (closed by end-of-contents).
+    static func indefinite(_ tag: UInt8, _ parts: [[UInt8]]) -> [UInt8] { [tag, 0x80] + parts.flatMap { $0 } + [0, 0] }
+
+    /// BER: an OCTET STRING split in chunks of `size` bytes, as Apple sends receipt payloads.
+    static func chunkedOctets(_ bytes: [UInt8], size: Int) -> [UInt8] {
+        var chunks: [[UInt8]] = []
+        var index = 0
+        while index < bytes.count {
+            chunks.append(octets(Array(bytes[index..<min(bytes.count, index + size)])))
+            index += size
+        }
+        return indefinite(0x24, chunks)
+    }
+}

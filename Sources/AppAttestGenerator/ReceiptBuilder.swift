@@ -1,0 +1,119 @@
+import AppAttest
+import Crypto
+import Foundation
+import SwiftASN1
+import X509
+
+/// Everything one receipt is built from.
+struct ReceiptSpec {
+    enum Certificates { case apple, signerOnly, withoutSigner, derOrder }
+
+    var kind = "ATTEST"
+    var appId = AppAttestVectors.appId
+    var attestedCertificate: [UInt8] = []
+    var clientHash = AppAttestVectors.clientDataHash
+    var token: [UInt8] = Array("trustsuite-receipt-token".utf8)
+    var environment = "production"
+    var creation: Date
+    var creationText: String? = nil
+    var expiration: Date?
+    var riskMetric: Int? = nil
+    var notBefore: Date? = nil
+    var extraFields: [(type: Int, version: Int, value: [UInt8])] = []
+    var omit: Set<Int> = []
+    /// Apple's form: indefinite lengths and the payload in 1000-byte chunks.
+    var ber = true
+    var signedAttributes = false
+    var wrongMessageDigest = false
+    var digestWithNull = true
+    var certificates: Certificates = .apple
+    var otherSignerKey = false
+    var tamperPayload = false
+    var signerSerialOffset = 0
+    var digestOID: [UInt] = [2, 16, 840, 1, 101, 3, 4, 2, 1]
+    var signatureOID: [UInt] = [1, 2, 840, 10045, 4, 3, 2]
+    var payloadOverride: [UInt8]? = nil
+    var contentTypeOID: [UInt] = [1, 2, 840, 113549, 1, 7, 2]
+    var twoSigners = false
+
+    init(pki: GeneratorPKI) {
+        creation = pki.now.addingTimeInterval(-10)
+        expiration = pki.now.addingTimeInterval(90 * 86_400)
+    }
+}
+
+/// Builds CMS SignedData receipts by hand (DER or Apple's BER shape).
+struct ReceiptBuilder {
+    let pki: ReceiptPKI
+
+    func payload(_ spec: ReceiptSpec) -> [UInt8] {
+        if let override = spec.payloadOverride { return override }
+        var fields: [(Int, Int, [UInt8])] = [
+            (2, 1, Array(spec.appId.utf8)), (3, 1, spec.attestedCertificate), (4, 1, spec.clientHash), (5, 1, spec.token),
+            (6, 1, Array(spec.kind.utf8)), (7, 1, Array(spec.environment.utf8)),
+            (12, 1, Array((spec.creationText ?? RFC3339.format(spec.creation, fractional: true)).utf8)),
+        ]
+        if let risk = spec.riskMetric { fields.append((17, 1, Array(String(risk).utf8))) }
+        if let notBefore = spec.notBefore { fields.append((19, 1, Array(RFC3339.format(notBefore, fractional: true).utf8))) }
+        if let expiration = spec.expiration { fields.append((21, 1, Array(RFC3339.format(expiration, fractional: true).utf8))) }
+        fields += spec.extraFields.map { ($0.type, $0.version, $0.value) }
+        // Not in DER SET OF order, as Apple's are not: the App ID goes last.
+        let encoded = fields.filter { !spec.omit.contains($0.0) }.map {
+            TLV.sequence(TLV.integer($0.0), TLV.integer($0.1), TLV.octets($0.2))
+        }
+        return TLV.set(Array(encoded.dropFirst()) + Array(encoded.prefix(1)))
+    }
+
+    func algorithm(_ oid: [UInt], null: Bool) -> [UInt8] {
+        null ? TLV.sequence(TLV.oid(oid), [0x05, 0x00]) : TLV.sequence(TLV.oid(oid))
+    }
+
+    func build(_ spec: ReceiptSpec) throws -> (bytes: [UInt8], payload: [UInt8]) {
+        let payload = payload(spec)
+        var attributes: [UInt8]? = nil
+        var signed = payload
+        if spec.signedAttributes {
+            var digest = Array(SHA256.hash(data: payload))
+            if spec.wrongMessageDigest { digest[0] ^= 1 }
+            let content = TLV.sequence(TLV.oid([1, 2, 840, 113549, 1, 9, 3]), TLV.set([TLV.oid([1, 2, 840, 113549, 1, 7, 1])]))
+                + TLV.sequence(TLV.oid([1, 2, 840, 113549, 1, 9, 4]), TLV.set([TLV.octets(digest)]))
+            attributes = TLV.node(0xA0, content)
+            signed = TLV.node(0x31, content)
+        }
+        let key = spec.otherSignerKey ? P256.Signing.PrivateKey() : pki.signerKey
+        let signature = Array(try key.signature(for: signed).derRepresentation)
+        var sentPayload = payload
+        if spec.tamperPayload, let last = sentPayload.indices.last { sentPayload[last] ^= 0x01 }
+
+        var serializer = DER.Serializer()
+        try serializer.serialize(pki.signerCertificate.issuer)
+        let issuer = serializer.serializedBytes
+        var serial = Array(pki.signerCertificate.serialNumber.bytes)
+        if spec.signerSerialOffset != 0, let last = serial.indices.last { serial[last] &+= UInt8(spec.signerSerialOffset) }
+        var signerInfo = TLV.integer(1) + TLV.sequence(issuer, TLV.node(0x02, serial))
+            + algorithm(spec.digestOID, null: spec.digestWithNull)
+        if let attributes { signerInfo += attributes }
+        signerInfo += algorithm(spec.signatureOID, null: false) + TLV.octets(signature)
+        let signerInfoNode = TLV.node(0x30, signerInfo)
+        let signerInfos = TLV.set(spec.twoSigners ? [signerInfoNode, signerInfoNode] : [signerInfoNode])
+
+        let certificateList: [[UInt8]]
+        switch spec.certificates {
+        case .apple: certificateList = [pki.signer, pki.intermediate, pki.root]
+        case .signerOnly: certificateList = [pki.signer]
+        case .withoutSigner: certificateList = [pki.intermediate, pki.root]
+        case .derOrder: certificateList = [pki.signer, pki.intermediate, pki.root].sorted { $0.lexicographicallyPrecedes($1) }
+        }
+        let certificates = TLV.node(0xA0, certificateList.flatMap { $0 })
+        let digestAlgorithms = TLV.set([algorithm(spec.digestOID, null: spec.digestWithNull)])
+        let dataOID = TLV.oid([1, 2, 840, 113549, 1, 7, 1])
+        if spec.ber {
+            let encap = TLV.indefinite(0x30, [dataOID, TLV.indefinite(0xA0, [TLV.chunkedOctets(sentPayload, size: 1000)])])
+            let signedData = TLV.indefinite(0x30, [TLV.integer(1), digestAlgorithms, encap, certificates, signerInfos])
+            return (TLV.indefinite(0x30, [TLV.oid(spec.contentTypeOID), TLV.indefinite(0xA0, [signedData])]), payload)
+        }
+        let encap = TLV.sequence(dataOID, TLV.explicit(0, TLV.octets(sentPayload)))
+        let signedData = TLV.sequence(TLV.integer(1), digestAlgorithms, encap, certificates, signerInfos)
+        return (TLV.sequence(TLV.oid(spec.contentTypeOID), TLV.explicit(0, signedData)), payload)
+    }
+}

@@ -1,0 +1,59 @@
+import ConformanceKit
+import Foundation
+
+/// Accumulates the tests of one `trustsuite-vectors/1` file and renders it.
+struct VectorFileBuilder {
+    let family: Family
+    let title: String
+    let source: String
+    var notes: [String: String] = [:]
+    private var groups: [(comment: String, defaults: [String: JSONValue], tests: [JSONValue])] = []
+    private var count = 0
+
+    init(family: Family, title: String, source: String) {
+        self.family = family
+        self.title = title
+        self.source = source
+    }
+
+    mutating func group(_ comment: String, defaults: [String: JSONValue] = [:]) {
+        groups.append((comment, defaults, []))
+    }
+
+    /// Adds a test to the current group; `tcId`s run from 1 in file order.
+    mutating func add(
+        id: String, comment: String, flags: [String] = [], input: [String: JSONValue],
+        error: String? = nil, output: [String: JSONValue]? = nil
+    ) {
+        if groups.isEmpty { group("") }
+        count += 1
+        var test: [String: JSONValue] = [
+            "tcId": .int(Int64(count)), "id": .string(id), "comment": .string(comment),
+            "flags": .array(flags.map(JSONValue.string)), "input": .object(input),
+            "result": .string(error == nil ? "valid" : "invalid"),
+        ]
+        if let error { test["error"] = .string(error) }
+        if let output { test["output"] = .object(output) }
+        groups[groups.count - 1].tests.append(.object(test))
+    }
+
+    var numberOfTests: Int { count }
+
+    func render() throws -> Data {
+        let root: JSONValue = .object([
+            "schema": .string(VectorFile.schema), "family": .string(family.rawValue), "title": .string(title),
+            "source": .string(source), "notes": .object(notes.mapValues(JSONValue.string)),
+            "numberOfTests": .int(Int64(count)),
+            "testGroups": .array(groups.map { group in
+                .object(["comment": .string(group.comment), "defaults": .object(group.defaults), "tests": .array(group.tests)])
+            }),
+        ])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(root) + Data("\n".utf8)
+    }
+}
+
+extension JSONValue {
+    static func b64(_ bytes: [UInt8]) -> JSONValue { .string(Data(bytes).base64EncodedString()) }
+}

@@ -1,0 +1,143 @@
+import AppAttest
+import ConformanceKit
+import Foundation
+import X509
+
+/// The four App Attest families against the ``AppAttest`` reference.
+enum AppAttestSubject {
+    static func bytes(_ input: JSONValue, _ key: String) throws -> [UInt8] {
+        guard let text = input[key]?.stringValue, let value = BinaryText.base64(text) else {
+            throw ReferenceInputError("\"\(key)\" must be standard base64")
+        }
+        return value
+    }
+
+    static func string(_ input: JSONValue, _ key: String) throws -> String {
+        guard let text = input[key]?.stringValue else { throw ReferenceInputError("\"\(key)\" must be a string") }
+        return text
+    }
+
+    static func time(_ input: JSONValue, _ key: String) throws -> Date {
+        guard let date = RFC3339.parse(try string(input, key)) else { throw ReferenceInputError("\"\(key)\" must be RFC 3339") }
+        return date
+    }
+
+    /// `trustAnchorsPem` (a list of PEM strings), or nil for the default anchor.
+    static func anchors(_ input: JSONValue) throws -> [Certificate]? {
+        guard let list = input["trustAnchorsPem"]?.arrayValue else { return nil }
+        var anchors: [Certificate] = []
+        for item in list {
+            guard let pem = item.stringValue, let ders = PEM.certificates(in: pem) else {
+                throw ReferenceInputError("trustAnchorsPem holds a malformed PEM certificate")
+            }
+            for der in ders {
+                guard let certificate = try? Certificate(derEncoded: der) else {
+                    throw ReferenceInputError("trustAnchorsPem certificate does not parse")
+                }
+                anchors.append(certificate)
+            }
+        }
+        return anchors
+    }
+
+    static func rejected(_ error: AppAttestError) -> SubjectAnswer {
+        SubjectAnswer(.invalid, error: error.code.rawValue)
+    }
+
+    static func attestation(_ input: JSONValue) async throws -> SubjectAnswer {
+        let environmentName = try string(input, "environment")
+        guard let environment = AppAttestEnvironment(rawValue: environmentName) else {
+            throw ReferenceInputError("environment must be development or production")
+        }
+        let verifier = try AttestationVerifier(appId: try string(input, "appId"), environment: environment,
+                                               trustAnchors: try anchors(input))
+        do {
+            let verified = try await verifier.verify(
+                attestationObject: try bytes(input, "attestationObject"), keyId: try bytes(input, "keyId"),
+                clientDataHash: try bytes(input, "clientDataHash"), at: try time(input, "validationTime"))
+            return SubjectAnswer(.valid, output: .object([
+                "publicKey": .string(BinaryText.base64(verified.publicKey)),
+                "counter": .int(Int64(verified.counter)),
+                "receipt": .string(BinaryText.base64(verified.receipt)),
+            ]))
+        } catch let error as AppAttestError {
+            return rejected(error)
+        }
+    }
+
+    static func assertion(_ input: JSONValue) throws -> SubjectAnswer {
+        guard let key = ES256.publicKey(try bytes(input, "publicKey")) else {
+            throw ReferenceInputError("publicKey must be a P-256 key (X9.63 or SPKI)")
+        }
+        guard let previous = input["previousCounter"]?.int64Value, let counter = UInt32(exactly: previous) else {
+            throw ReferenceInputError("previousCounter must be an unsigned 32-bit integer")
+        }
+        do {
+            let verified = try AssertionVerifier(appId: try string(input, "appId")).verify(
+                assertion: try bytes(input, "assertion"), clientData: try bytes(input, "clientData"),
+                publicKey: key, previousCounter: counter)
+            return SubjectAnswer(.valid, output: .object(["counter": .int(Int64(verified.counter))]))
+        } catch let error as AppAttestError {
+            return rejected(error)
+        }
+    }
+
+    static func receipt(_ input: JSONValue) async throws -> SubjectAnswer {
+        let verifier = try ReceiptVerifier(trustAnchors: try anchors(input))
+        let publicKey = input["publicKey"] == nil ? nil : try bytes(input, "publicKey")
+        let appId = input["appId"] == nil ? nil : try string(input, "appId")
+        let maxAge = input["maxAge"]?.int64Value.map(TimeInterval.init)
+        do {
+            let receipt = try await verifier.verify(receipt: try bytes(input, "receipt"), at: try time(input, "validationTime"),
+                                                    appId: appId, publicKey: publicKey, maxAge: maxAge).receipt
+            return SubjectAnswer(.valid, output: .object([
+                "type": receipt.kind.map { .string($0.rawValue) } ?? .null,
+                "appId": receipt.appId.map(JSONValue.string) ?? .null,
+                "creationTime": receipt.creationTimeText.map(JSONValue.string) ?? .null,
+                "riskMetric": receipt.riskMetric.map { .int(Int64($0)) } ?? .null,
+            ]))
+        } catch let error as AppAttestError {
+            return rejected(error)
+        }
+    }
+
+    static func deviceCheck(_ input: JSONValue) throws -> SubjectAnswer {
+        guard let steps = input["steps"]?.arrayValue else { throw ReferenceInputError("devicecheck needs \"steps\"") }
+        var server = DeviceCheckServer()
+        var answers: [JSONValue] = []
+        for (index, step) in steps.enumerated() {
+            guard let op = step["op"]?.stringValue, let endpoint = DeviceCheckServer.Endpoint(rawValue: op) else {
+                throw ReferenceInputError("step \(index): op must be one of "
+                                          + DeviceCheckServer.Endpoint.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            guard let at = step["at"]?.stringValue.flatMap(RFC3339.parse) else {
+                throw ReferenceInputError("step \(index): \"at\" must be RFC 3339")
+            }
+            var request: [String: DeviceCheckServer.Field] = [:]
+            for (key, value) in step["request"]?.objectValue ?? [:] { request[key] = field(value) }
+            let response = server.handle(endpoint, request: request, team: step["team"]?.stringValue ?? "TEAM",
+                                         authorized: step["authorized"]?.boolValue ?? true, at: at)
+            let body: JSONValue
+            switch response.body {
+            case .empty: body = .string("")
+            case .text(let text): body = .string(text)
+            case .bits(let bit0, let bit1, let month):
+                body = .object(["bit0": .bool(bit0), "bit1": .bool(bit1), "last_update_time": .string(month)])
+            }
+            answers.append(.object(["status": .int(Int64(response.status)), "body": body]))
+        }
+        return SubjectAnswer(.valid, output: .object(["steps": .array(answers)]))
+    }
+
+    static func field(_ value: JSONValue) -> DeviceCheckServer.Field {
+        switch value {
+        case .string(let s): return .string(s)
+        case .int(let i): return .integer(i)
+        case .uint(let u): return u <= UInt64(Int64.max) ? .integer(Int64(u)) : .number(Double(u))
+        case .double(let d): return .number(d)
+        case .bool(let b): return .bool(b)
+        case .null: return .null
+        default: return .other
+        }
+    }
+}
