@@ -1,0 +1,42 @@
+import ConformanceKit
+import ReferenceSubjects
+import Testing
+import TestSupport
+
+/// Every committed vector, one Swift Testing case per tcId, graded the way
+/// `trustsuite run` grades the reference (verdict, error code and outputs).
+@Suite struct VectorFileTests {
+    static let minimums: [Family: Int] = [
+        .cbor: 200, .appAttestAttestation: 80, .appAttestAssertion: 60, .appAttestReceipt: 30, .devicecheck: 20,
+    ]
+
+    @Test func fixturesLoadWithTheirMinimumCounts() throws {
+        let files = try FixtureVectors.loaded.get()
+        for (family, minimum) in Self.minimums {
+            let count = files.filter { $0.family == family }.flatMap(\.vectors).count
+            #expect(count >= minimum, "\(family.rawValue): \(count) vectors, at least \(minimum) asked for")
+        }
+    }
+
+    static func grade(_ testCase: VectorCase) async throws {
+        let vector = testCase.vector
+        let answer = try await ReferenceSubject().evaluate(family: vector.family, input: vector.input)
+        let (grade, message) = Grader.grade(vector, answer: answer, gradesErrorCodes: true)
+        #expect(grade == .pass, "\(message)")
+    }
+
+    @Test(arguments: FixtureVectors.cases(.cbor))
+    func cbor(_ testCase: VectorCase) async throws { try await Self.grade(testCase) }
+
+    @Test(arguments: FixtureVectors.cases(.appAttestAttestation))
+    func attestation(_ testCase: VectorCase) async throws { try await Self.grade(testCase) }
+
+    @Test(arguments: FixtureVectors.cases(.appAttestAssertion))
+    func assertion(_ testCase: VectorCase) async throws { try await Self.grade(testCase) }
+
+    @Test(arguments: FixtureVectors.cases(.appAttestReceipt))
+    func receipt(_ testCase: VectorCase) async throws { try await Self.grade(testCase) }
+
+    @Test(arguments: FixtureVectors.cases(.devicecheck))
+    func devicecheck(_ testCase: VectorCase) async throws { try await Self.grade(testCase) }
+}
