@@ -41,10 +41,10 @@ extension AppAttestVectors {
             AttestationCase("baseline::raw-challenge", "clientDataHash is a 21-byte raw challenge, as in Apple's guide", nil, flags: ["RawChallenge"]) {
                 $0.clientDataHash = Array("test_server_challenge".utf8)
             },
-            AttestationCase("baseline::at-not-before", "validation time exactly at the credential certificate's notBefore", nil) {
+            AttestationCase("baseline::at-not-before", "validation time exactly at the credential certificate's notBefore", nil, flags: ["ValidityBoundary"]) {
                 $0.validationTime = $0.leafNotBefore
             },
-            AttestationCase("baseline::at-not-after", "validation time exactly at the credential certificate's notAfter", nil) {
+            AttestationCase("baseline::at-not-after", "validation time exactly at the credential certificate's notAfter", nil, flags: ["ValidityBoundary"]) {
                 $0.validationTime = $0.leafNotAfter
             },
             AttestationCase("baseline::flags-up-uv", "UP and UV set besides AT", nil) { $0.flags = 0x45 },

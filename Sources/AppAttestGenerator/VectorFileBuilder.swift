@@ -23,14 +23,14 @@ struct VectorFileBuilder {
     /// Adds a test to the current group; `tcId`s run from 1 in file order.
     mutating func add(
         id: String, comment: String, flags: [String] = [], input: [String: JSONValue],
-        error: String? = nil, output: [String: JSONValue]? = nil
+        error: String? = nil, output: [String: JSONValue]? = nil, acceptable: Bool = false
     ) {
         if groups.isEmpty { group("") }
         count += 1
         var test: [String: JSONValue] = [
             "tcId": .int(Int64(count)), "id": .string(id), "comment": .string(comment),
             "flags": .array(flags.map(JSONValue.string)), "input": .object(input),
-            "result": .string(error == nil ? "valid" : "invalid"),
+            "result": .string(acceptable ? "acceptable" : error == nil ? "valid" : "invalid"),
         ]
         if let error { test["error"] = .string(error) }
         if let output { test["output"] = .object(output) }
