@@ -1,0 +1,198 @@
+import AppAttest
+import ArgumentParser
+import ConformanceKit
+import Crypto
+import Foundation
+import X509
+
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Verify an App Attest attestation, assertion or receipt with the reference verifier.",
+        discussion: "Exit status: 0 valid, 1 invalid, 2 bad usage.",
+        subcommands: [VerifyAttestationCommand.self, VerifyAssertionCommand.self, VerifyReceiptCommand.self]
+    )
+}
+
+/// Shared input handling of the verify and inspect commands.
+enum InputFiles {
+    /// A file's bytes, base64-decoded when the whole file is base64 text.
+    static func object(_ path: String) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else { Console.fail("cannot read \(path)") }
+        let bytes = [UInt8](data)
+        let text = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
+        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
+        if !text.isEmpty, text.allSatisfy({ alphabet.contains($0) }), let decoded = Data(base64Encoded: text) {
+            return [UInt8](decoded)
+        }
+        return bytes
+    }
+
+    static func base64(_ text: String, _ option: String) -> [UInt8] {
+        guard let bytes = BinaryText.base64(text) else { Console.fail("\(option) is not standard base64") }
+        return bytes
+    }
+
+    static func time(_ text: String) -> Date {
+        guard let date = RFC3339.parse(text) else { Console.fail("--time must be RFC 3339, e.g. 2024-04-18T16:14:54Z") }
+        return date
+    }
+
+    static func anchors(_ paths: [String]) -> [Certificate]? {
+        guard !paths.isEmpty else { return nil }
+        return paths.flatMap { path -> [Certificate] in
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8), let ders = PEM.certificates(in: text) else {
+                Console.fail("--anchor \(path) holds no PEM certificate")
+            }
+            return ders.map { der in
+                guard let certificate = try? Certificate(derEncoded: der) else { Console.fail("--anchor \(path): certificate does not parse") }
+                return certificate
+            }
+        }
+    }
+}
+
+/// Prints a verdict in text or JSON and exits 0 (valid) or 1 (invalid).
+struct Verdict {
+    var fields: [(String, JSONValue)]
+
+    static func report(_ result: Result<[(String, JSONValue)], AppAttestError>, json: Bool, what: String) throws -> Never {
+        switch result {
+        case .success(let fields):
+            if json {
+                var object: [String: JSONValue] = ["verdict": .string("valid")]
+                for (key, value) in fields { object[key] = value }
+                print(JSONValue.object(object).jsonText)
+            } else {
+                print("valid: \(what) verified")
+                for (key, value) in fields { print("  \(key): \(value.stringValue ?? value.jsonText)") }
+            }
+            throw ExitCode(0)
+        case .failure(let error):
+            if json {
+                print(JSONValue.object(["verdict": .string("invalid"), "error": .string(error.code.rawValue),
+                                        "reason": .string(error.reason)]).jsonText)
+            } else {
+                print("invalid: \(error.code.rawValue) — \(error.reason)")
+            }
+            throw ExitCode(1)
+        }
+    }
+}
+
+struct VerifyAttestationCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "attestation",
+        abstract: "Verify an attestation object (the 9 steps of spec/app-attest.md).",
+        discussion: """
+            FILE holds the object in binary or base64. Give --client-data-hash, or --challenge \
+            (the raw bytes the app passed to attestKey, as in Apple's samples) with --hash-challenge \
+            when the app passed SHA-256 of it.
+            """
+    )
+
+    @Argument(help: "The attestation object (binary or base64).") var file: String
+    @Option(name: .customLong("key-id"), help: "The key id the app sent (base64).") var keyId: String
+    @Option(name: .customLong("client-data-hash"), help: "The clientDataHash passed to attestKey (base64).") var clientDataHash: String?
+    @Option(name: .long, help: "The challenge (base64), instead of --client-data-hash.") var challenge: String?
+    @Flag(name: .customLong("hash-challenge"), help: "clientDataHash is SHA-256 of --challenge.") var hashChallenge = false
+    @Option(name: .customLong("app-id"), help: "TEAMID.bundle.id") var appId: String
+    @Option(name: .long, help: "development or production.") var environment: AppAttestEnvironment
+    @Option(name: .long, help: "Validation time, RFC 3339.") var time: String
+    @Option(name: .long, help: ArgumentHelp("Trust anchor PEM file (default: Apple App Attestation Root CA; repeatable).", valueName: "pem"))
+    var anchor: [String] = []
+    @Flag(name: .long, help: "Answer in JSON.") var json = false
+
+    func validate() throws {
+        if (clientDataHash == nil) == (challenge == nil) { throw ValidationError("give exactly one of --client-data-hash and --challenge") }
+        if hashChallenge && challenge == nil { throw ValidationError("--hash-challenge goes with --challenge") }
+    }
+
+    func run() async throws {
+        let hash: [UInt8]
+        if let challenge {
+            let raw = InputFiles.base64(challenge, "--challenge")
+            hash = hashChallenge ? Array(SHA256.hash(data: raw)) : raw
+        } else {
+            hash = InputFiles.base64(clientDataHash ?? "", "--client-data-hash")
+        }
+        let object = InputFiles.object(file)
+        let verifier = try AttestationVerifier(appId: appId, environment: environment, trustAnchors: InputFiles.anchors(anchor))
+        do {
+            let verified = try await verifier.verify(attestationObject: object, keyId: InputFiles.base64(keyId, "--key-id"),
+                                                     clientDataHash: hash, at: InputFiles.time(time))
+            var fields: [(String, JSONValue)] = [
+                ("publicKey", .string(BinaryText.base64(verified.publicKey))), ("counter", .int(Int64(verified.counter))),
+                ("receipt", .string(BinaryText.base64(verified.receipt))),
+            ]
+            if let extensions = verified.authenticatorData.extensions { fields.append(("extensions", .string(extensions.diagnostic))) }
+            try Verdict.report(.success(fields), json: json, what: "attestation")
+        } catch let error as AppAttestError {
+            try Verdict.report(.failure(error), json: json, what: "attestation")
+        }
+    }
+}
+
+extension AppAttestEnvironment: ExpressibleByArgument {}
+
+struct VerifyAssertionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "assertion",
+        abstract: "Verify an assertion against the stored public key and counter."
+    )
+
+    @Argument(help: "The assertion (binary or base64).") var file: String
+    @Option(name: .customLong("public-key"), help: "The stored public key (base64 of X9.63 or SPKI DER).") var publicKey: String
+    @Option(name: .customLong("client-data"), help: ArgumentHelp("File holding the client data the app signed.", valueName: "file"))
+    var clientData: String
+    @Option(name: .customLong("app-id"), help: "TEAMID.bundle.id") var appId: String
+    @Option(name: .customLong("previous-counter"), help: "The stored counter.") var previousCounter: UInt32
+    @Flag(name: .long, help: "Answer in JSON.") var json = false
+
+    func run() throws {
+        guard let key = ES256.publicKey(InputFiles.base64(publicKey, "--public-key")) else {
+            Console.fail("--public-key is not a P-256 key (X9.63 or SPKI DER)")
+        }
+        guard let data = FileManager.default.contents(atPath: clientData) else { Console.fail("cannot read \(clientData)") }
+        do {
+            let verified = try AssertionVerifier(appId: appId).verify(
+                assertion: InputFiles.object(file), clientData: [UInt8](data), publicKey: key, previousCounter: previousCounter)
+            try Verdict.report(.success([("counter", .int(Int64(verified.counter)))]), json: json, what: "assertion")
+        } catch let error as AppAttestError {
+            try Verdict.report(.failure(error), json: json, what: "assertion")
+        }
+    }
+}
+
+struct VerifyReceiptCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "receipt",
+        abstract: "Verify a receipt: signature, chain to Apple Root CA - G3, and the given expectations."
+    )
+
+    @Argument(help: "The receipt (binary or base64).") var file: String
+    @Option(name: .long, help: "Validation time, RFC 3339.") var time: String
+    @Option(name: .long, help: ArgumentHelp("Trust anchor PEM file (default: Apple Root CA - G3; repeatable).", valueName: "pem"))
+    var anchor: [String] = []
+    @Option(name: .customLong("app-id"), help: "Expected App ID (field 2).") var appId: String?
+    @Option(name: .customLong("public-key"), help: "Expected public key of field 3's certificate (base64).") var publicKey: String?
+    @Option(name: .customLong("max-age"), help: "Largest accepted age of the receipt in seconds.") var maxAge: UInt32?
+    @Flag(name: .long, help: "Answer in JSON.") var json = false
+
+    func run() async throws {
+        let verifier = try ReceiptVerifier(trustAnchors: InputFiles.anchors(anchor))
+        do {
+            let receipt = try await verifier.verify(
+                receipt: InputFiles.object(file), at: InputFiles.time(time), appId: appId,
+                publicKey: publicKey.map { InputFiles.base64($0, "--public-key") }, maxAge: maxAge.map(TimeInterval.init)).receipt
+            try Verdict.report(.success([
+                ("type", receipt.kind.map { .string($0.rawValue) } ?? .null), ("appId", receipt.appId.map(JSONValue.string) ?? .null),
+                ("creationTime", receipt.creationTimeText.map(JSONValue.string) ?? .null),
+                ("riskMetric", receipt.riskMetric.map { .int(Int64($0)) } ?? .null),
+                ("environment", receipt.environment.map(JSONValue.string) ?? .null),
+            ]), json: json, what: "receipt")
+        } catch let error as AppAttestError {
+            try Verdict.report(.failure(error), json: json, what: "receipt")
+        }
+    }
+}
