@@ -58,7 +58,10 @@ let package = Package(
             "ConformanceKit", "StrictCBOR", "AppAttest", .product(name: "X509", package: "swift-certificates"),
         ]),
         // Fuzz oracles: called by the libFuzzer harnesses in Fuzz/ and by the replay tests.
-        .target(name: "FuzzTargets", dependencies: ["StrictCBOR", "AppAttest"]),
+        .target(
+            name: "FuzzTargets",
+            dependencies: ["StrictCBOR", "AppAttest", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .executableTarget(
             name: "trustsuite",
             dependencies: [

@@ -10,11 +10,8 @@ let package = Package(
         // name as its identity, which breaks clones under another name.
         .package(name: "TrustSuite", path: ".."),
     ],
-    targets: [
-        .executableTarget(
-            name: "FuzzCBOR",
-            dependencies: [.product(name: "FuzzTargets", package: "TrustSuite")]
-        ),
-    ],
+    targets: ["FuzzCBOR", "FuzzAttestation", "FuzzAssertion", "FuzzReceipt"].map { name in
+        .executableTarget(name: name, dependencies: [.product(name: "FuzzTargets", package: "TrustSuite")])
+    },
     swiftLanguageModes: [.v6]
 )

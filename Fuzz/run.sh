@@ -19,10 +19,11 @@ binary="$here/.build/release/$target"
 work="$here/.build/corpus/$target"
 crashes="$here/.build/crashes/$target"
 mkdir -p "$work" "$crashes"
-dict=()
-[ -f "$here/Dictionaries/${target#Fuzz}.dict" ] && dict=("-dict=$here/Dictionaries/${target#Fuzz}.dict")
-lower=$(echo "${target#Fuzz}" | tr 'A-Z' 'a-z')
-[ -f "$here/Dictionaries/$lower.dict" ] && dict=("-dict=$here/Dictionaries/$lower.dict")
+case "$target" in
+  FuzzCBOR|FuzzAttestation|FuzzAssertion) dict=("-dict=$here/Dictionaries/cbor.dict") ;;
+  FuzzReceipt) dict=("-dict=$here/Dictionaries/der.dict") ;;
+  *) dict=() ;;
+esac
 
 export SWIFT_BACKTRACE=enable=no
 exec "$binary" "$work" "$here/Corpus/$target" "${dict[@]}" \

@@ -206,6 +206,17 @@ public struct Receipt: Sendable {
         throw malformed("signed attributes without messageDigest")
     }
 
+    /// Parses a payload on its own (`SET OF SEQUENCE { type, version, value }`).
+    public static func parsePayloadFields(_ payload: [UInt8]) throws(AppAttestError) -> [Field] {
+        do {
+            return try parsePayload(payload)
+        } catch let error as AppAttestError {
+            throw error
+        } catch {
+            throw malformed("payload: \(error)")
+        }
+    }
+
     static func parsePayload(_ payload: [UInt8]) throws -> [Field] {
         let root = try BER.parse(payload)
         guard root.identifier == .set, case .constructed(let items) = root.content else {
