@@ -35,21 +35,7 @@ struct AssertionSpec {
     var bytes: (([UInt8]) -> [UInt8])? = nil
 }
 
-struct AssertionCase {
-    let id: String
-    let comment: String
-    let error: String?
-    let flags: [String]
-    let mutate: (inout AssertionSpec) -> Void
-
-    init(_ id: String, _ comment: String, _ error: String?, flags: [String] = [], _ mutate: @escaping (inout AssertionSpec) -> Void) {
-        self.id = id
-        self.comment = comment
-        self.error = error
-        self.flags = flags
-        self.mutate = mutate
-    }
-}
+typealias AssertionCase = MutationCase<AssertionSpec>
 
 extension AppAttestVectors {
     func assertionAuthData(_ spec: AssertionSpec) -> [UInt8] {

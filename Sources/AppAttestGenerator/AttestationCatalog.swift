@@ -4,15 +4,15 @@ import Crypto
 import Foundation
 import StrictCBOR
 
-/// One named mutation of the attestation baseline (nil error: valid).
-struct AttestationCase {
+/// One named mutation of a baseline spec (nil error: valid).
+struct MutationCase<Spec> {
     let id: String
     let comment: String
     let error: String?
     let flags: [String]
-    let mutate: (inout AttestationSpec) -> Void
+    let mutate: (inout Spec) -> Void
 
-    init(_ id: String, _ comment: String, _ error: String?, flags: [String] = [], _ mutate: @escaping (inout AttestationSpec) -> Void) {
+    init(_ id: String, _ comment: String, _ error: String?, flags: [String] = [], _ mutate: @escaping (inout Spec) -> Void) {
         self.id = id
         self.comment = comment
         self.error = error
@@ -20,6 +20,8 @@ struct AttestationCase {
         self.mutate = mutate
     }
 }
+
+typealias AttestationCase = MutationCase<AttestationSpec>
 
 extension AppAttestVectors {
     func truncate(_ fraction: Double) -> ([UInt8]) -> [UInt8] { { Array($0.prefix(Int(Double($0.count) * fraction))) } }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import StrictCBOR
 
 /// Fuzz oracles shared by the libFuzzer harnesses in `Fuzz/` and by the
@@ -7,6 +12,20 @@ import StrictCBOR
 /// on a non-empty list, a test records each entry as an issue. A trap
 /// inside a target is itself a finding.
 public enum FuzzTargets {
+    /// The body of every libFuzzer entry point: runs `target` on the input
+    /// and aborts (so libFuzzer saves the input) when it reports a problem.
+    public static func libFuzzerEntry(
+        _ start: UnsafePointer<UInt8>?, _ count: Int, name: String, _ target: ([UInt8]) -> [String]
+    ) -> Int32 {
+        let bytes = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+        let problems = target(bytes)
+        guard problems.isEmpty else {
+            for problem in problems { print("\(name) oracle: \(problem)") }
+            abort()
+        }
+        return 0
+    }
+
     /// Decodes `bytes` in all three modes and checks:
     /// - an error's offset lies within the input;
     /// - the modes nest: ctap2 ⊂ deterministic ⊂ wellFormed, with equal values;

@@ -55,15 +55,10 @@ public enum OpenSSLOracle {
     /// Whether `leaf` chains through `intermediates` to one of `anchors` at
     /// `time` (seconds since 1970), all DER certificates.
     public static func verifyChain(leaf: [UInt8], intermediates: [[UInt8]], anchors: [[UInt8]], at time: Int64) -> Bool {
-        guard let store = X509_STORE_new() else { return false }
+        guard let store = makeStore(anchors) else { return false }
         defer { X509_STORE_free(store) }
         var owned: [OpaquePointer] = []
         defer { owned.forEach { X509_free($0) } }
-        for anchor in anchors {
-            guard let cert = parseCertificate(anchor) else { return false }
-            owned.append(cert)
-            X509_STORE_add_cert(store, cert)
-        }
         guard let leafCert = parseCertificate(leaf) else { return false }
         owned.append(leafCert)
         guard let untrusted = OPENSSL_sk_new_null() else { return false }
@@ -80,6 +75,20 @@ public enum OpenSSLOracle {
         let ok = X509_verify_cert(context) == 1
         ERR_clear_error()
         return ok
+    }
+
+    /// A store trusting exactly `anchors` (it holds its own references).
+    static func makeStore(_ anchors: [[UInt8]]) -> OpaquePointer? {
+        guard let store = X509_STORE_new() else { return nil }
+        for anchor in anchors {
+            guard let cert = parseCertificate(anchor) else {
+                X509_STORE_free(store)
+                return nil
+            }
+            X509_STORE_add_cert(store, cert)
+            X509_free(cert)
+        }
+        return store
     }
 
     static func parseCertificate(_ der: [UInt8]) -> OpaquePointer? {
@@ -103,15 +112,8 @@ public enum OpenSSLOracle {
             return d2i_CMS_ContentInfo(nil, &cursor, buffer.count)
         }) else { return nil }
         defer { CMS_ContentInfo_free(cms) }
-        guard let store = X509_STORE_new() else { return nil }
+        guard let store = makeStore(anchors) else { return nil }
         defer { X509_STORE_free(store) }
-        var owned: [OpaquePointer] = []
-        defer { owned.forEach { X509_free($0) } }
-        for anchor in anchors {
-            guard let cert = parseCertificate(anchor) else { return nil }
-            owned.append(cert)
-            X509_STORE_add_cert(store, cert)
-        }
         X509_VERIFY_PARAM_set_time(X509_STORE_get0_param(store), time_t(time))
         guard let out = BIO_new(BIO_s_mem()) else { return nil }
         defer { BIO_free(out) }

@@ -1,20 +1,7 @@
 import FuzzTargets
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// libFuzzer entry point for the attestation parser; aborts when the oracle of
-/// `FuzzTargets.attestation` reports a violated property.
+/// libFuzzer entry point: `FuzzTargets.attestation` on each input (see its oracle).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAttestation(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    let bytes = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
-    let problems = FuzzTargets.attestation(bytes)
-    if !problems.isEmpty {
-        for problem in problems { print("FuzzAttestation oracle: \(problem)") }
-        abort()
-    }
-    return 0
+    FuzzTargets.libFuzzerEntry(start, count, name: "FuzzAttestation", FuzzTargets.attestation)
 }
