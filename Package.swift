@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "StrictCBOR", targets: ["StrictCBOR"]),
         .library(name: "AppAttest", targets: ["AppAttest"]),
+        .library(name: "KeychainAccessControl", targets: ["KeychainAccessControl"]),
         .library(name: "OpenSSLOracle", targets: ["OpenSSLOracle"]),
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
         .library(name: "ReferenceSubjects", targets: ["ReferenceSubjects"]),
@@ -25,6 +26,7 @@ let package = Package(
     targets: [
         // Reference modules: no dependency on ConformanceKit.
         .target(name: "StrictCBOR"),
+        .target(name: "KeychainAccessControl"),
         .target(
             name: "AppAttest",
             dependencies: [
@@ -55,7 +57,8 @@ let package = Package(
         .target(name: "ConformanceKit"),
         // Adapts each reference module to ConformanceKit's Subject protocol.
         .target(name: "ReferenceSubjects", dependencies: [
-            "ConformanceKit", "StrictCBOR", "AppAttest", .product(name: "X509", package: "swift-certificates"),
+            "ConformanceKit", "StrictCBOR", "AppAttest", "KeychainAccessControl",
+            .product(name: "X509", package: "swift-certificates"),
         ]),
         // Fuzz oracles: called by the libFuzzer harnesses in Fuzz/ and by the replay tests.
         .target(

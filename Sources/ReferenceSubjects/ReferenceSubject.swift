@@ -15,7 +15,7 @@ public struct ReferenceSubject: Subject {
     public var name: String { "reference" }
     public var gradesErrorCodes: Bool { true }
     public var families: Set<Family> {
-        [.cbor, .appAttestAttestation, .appAttestAssertion, .appAttestReceipt, .devicecheck]
+        [.cbor, .appAttestAttestation, .appAttestAssertion, .appAttestReceipt, .devicecheck, .keychainACL]
     }
 
     public func evaluate(family: Family, input: JSONValue) async throws -> SubjectAnswer {
@@ -30,6 +30,8 @@ public struct ReferenceSubject: Subject {
             return try await AppAttestSubject.receipt(input)
         case .devicecheck:
             return try AppAttestSubject.deviceCheck(input)
+        case .keychainACL:
+            return try KeychainACLSubject.evaluate(input)
         default:
             return .unsupported
         }

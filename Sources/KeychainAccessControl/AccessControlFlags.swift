@@ -1,0 +1,52 @@
+/// `SecAccessControlCreateFlags` with Apple's bit values.
+public struct AccessControlFlags: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let userPresence = AccessControlFlags(rawValue: 1 << 0)
+    public static let biometryAny = AccessControlFlags(rawValue: 1 << 1)
+    public static let biometryCurrentSet = AccessControlFlags(rawValue: 1 << 3)
+    public static let devicePasscode = AccessControlFlags(rawValue: 1 << 4)
+    public static let watch = AccessControlFlags(rawValue: 1 << 5)
+    public static let or = AccessControlFlags(rawValue: 1 << 14)
+    public static let and = AccessControlFlags(rawValue: 1 << 15)
+    public static let privateKeyUsage = AccessControlFlags(rawValue: 1 << 30)
+    public static let applicationPassword = AccessControlFlags(rawValue: 1 << 31)
+
+    /// Deprecated aliases.
+    public static let touchIDAny = biometryAny
+    public static let touchIDCurrentSet = biometryCurrentSet
+    public static let companion = watch
+
+    /// The user-authentication constraints (combined by `or` / `and`).
+    public static let constraints: AccessControlFlags = [.userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .watch]
+
+    /// Names accepted in vectors and on the command line, with their flags.
+    public static let names: [(String, AccessControlFlags)] = [
+        ("userPresence", .userPresence), ("biometryAny", .biometryAny), ("touchIDAny", .biometryAny),
+        ("biometryCurrentSet", .biometryCurrentSet), ("touchIDCurrentSet", .biometryCurrentSet),
+        ("devicePasscode", .devicePasscode), ("watch", .watch), ("companion", .watch), ("or", .or), ("and", .and),
+        ("privateKeyUsage", .privateKeyUsage), ("applicationPassword", .applicationPassword),
+    ]
+
+    /// Parses flag names (`biometryAny`, `or`, …); unknown names are an error listing the valid ones.
+    public static func parse(_ list: [String]) throws(KeychainError) -> AccessControlFlags {
+        var flags: AccessControlFlags = []
+        for name in list {
+            guard let flag = names.first(where: { $0.0 == name })?.1 else {
+                throw KeychainError(.invalidAccessControl,
+                                    "unknown flag \"\(name)\"; valid: \(names.map(\.0).joined(separator: ", "))")
+            }
+            flags.insert(flag)
+        }
+        return flags
+    }
+
+    /// The canonical names of the flags set, in bit order.
+    public var names: [String] {
+        [("userPresence", AccessControlFlags.userPresence), ("biometryAny", .biometryAny),
+         ("biometryCurrentSet", .biometryCurrentSet), ("devicePasscode", .devicePasscode), ("watch", .watch),
+         ("or", .or), ("and", .and), ("privateKeyUsage", .privateKeyUsage), ("applicationPassword", .applicationPassword)]
+            .filter { contains($0.1) }.map(\.0)
+    }
+}

@@ -1,0 +1,50 @@
+/// The single error type of ``KeychainAccessControl``: a stable code from
+/// spec/vectors.md (keychain-acl) with Apple's OSStatus, and a reason.
+public struct KeychainError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Code: String, Sendable, Hashable, CaseIterable, Codable {
+        /// errSecParam: a flag combination the keychain refuses.
+        case invalidAccessControl
+        /// errSecParam: synchronizable with ThisDeviceOnly or with access control.
+        case notSynchronizable
+        /// errSecInteractionNotAllowed: the protection class is locked, or a prompt is not allowed.
+        case interactionNotAllowed
+        /// errSecItemNotFound: the item is gone (or not there).
+        case itemNotFound
+        /// errSecAuthFailed: authentication failed or cannot succeed.
+        case authFailed
+        /// errSecNoAccessForItem: the operation is not one this item allows.
+        case operationNotAllowed
+        /// errSecUserCanceled.
+        case userCanceled
+        /// errSecNotAvailable: e.g. akpu with no passcode set.
+        case notAvailable
+        /// errSecDuplicateItem (keychain flows).
+        case duplicateItem
+
+        /// Apple's OSStatus for the code.
+        public var osStatus: Int32 {
+            switch self {
+            case .invalidAccessControl, .notSynchronizable: return -50
+            case .interactionNotAllowed: return -25308
+            case .itemNotFound: return -25300
+            case .authFailed: return -25293
+            case .operationNotAllowed: return -25243
+            case .userCanceled: return -128
+            case .notAvailable: return -25291
+            case .duplicateItem: return -25299
+            }
+        }
+    }
+
+    public let code: Code
+    public let reason: String
+
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public var description: String { "\(code.rawValue) (\(code.osStatus)): \(reason)" }
+    public static func == (lhs: KeychainError, rhs: KeychainError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
