@@ -63,12 +63,15 @@ let package = Package(
         // Fuzz oracles: called by the libFuzzer harnesses in Fuzz/ and by the replay tests.
         .target(
             name: "FuzzTargets",
-            dependencies: ["StrictCBOR", "AppAttest", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "StrictCBOR", "AppAttest", "ReferenceSubjects", "ConformanceKit",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .executableTarget(
             name: "trustsuite",
             dependencies: [
-                "ReferenceSubjects", "ConformanceKit", "StrictCBOR", "AppAttest", "AppAttestGenerator",
+                "ReferenceSubjects", "ConformanceKit", "StrictCBOR", "AppAttest", "AppAttestGenerator", "KeychainAccessControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -84,6 +87,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit"]),
+        .testTarget(
+            name: "KeychainAccessControlTests",
+            dependencies: ["KeychainAccessControl", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(
             name: "AppAttestTests",
             dependencies: [

@@ -10,7 +10,7 @@ let package = Package(
         // name as its identity, which breaks clones under another name.
         .package(name: "TrustSuite", path: ".."),
     ],
-    targets: ["FuzzCBOR", "FuzzAttestation", "FuzzAssertion", "FuzzReceipt"].map { name in
+    targets: ["FuzzCBOR", "FuzzAttestation", "FuzzAssertion", "FuzzReceipt", "FuzzACL"].map { name in
         .executableTarget(name: name, dependencies: [.product(name: "FuzzTargets", package: "TrustSuite")])
     },
     swiftLanguageModes: [.v6]

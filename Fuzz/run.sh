@@ -22,6 +22,7 @@ mkdir -p "$work" "$crashes"
 case "$target" in
   FuzzCBOR|FuzzAttestation|FuzzAssertion) dict=("-dict=$here/Dictionaries/cbor.dict") ;;
   FuzzReceipt) dict=("-dict=$here/Dictionaries/der.dict") ;;
+  FuzzACL) dict=("-dict=$here/Dictionaries/acl.dict") ;;
   *) dict=() ;;
 esac
 

@@ -44,7 +44,8 @@ public struct AccessControl: Sendable, Hashable {
     public let synchronizable: Bool
     /// The constraint tree (nil: no user authentication).
     public let requirement: Requirement?
-    let enrollment: Int
+    /// The biometry set bound at creation (``DeviceState/enrollmentGeneration``).
+    public let enrollment: Int
     let passcodeGeneration: Int
     let hardwareGeneration: Int
 

@@ -18,6 +18,18 @@ public struct ReferenceSubject: Subject {
         [.cbor, .appAttestAttestation, .appAttestAssertion, .appAttestReceipt, .devicecheck, .keychainACL]
     }
 
+    /// The families whose reference needs no asynchronous work (cbor,
+    /// assertion, devicecheck, keychain-acl), for fuzz harnesses.
+    public func evaluateSynchronously(family: Family, input: JSONValue) throws -> SubjectAnswer {
+        switch family {
+        case .cbor: return try CBORSubject.evaluate(input)
+        case .appAttestAssertion: return try AppAttestSubject.assertion(input)
+        case .devicecheck: return try AppAttestSubject.deviceCheck(input)
+        case .keychainACL: return try KeychainACLSubject.evaluate(input)
+        default: return .unsupported
+        }
+    }
+
     public func evaluate(family: Family, input: JSONValue) async throws -> SubjectAnswer {
         switch family {
         case .cbor:

@@ -18,6 +18,7 @@ import TestSupport
         "FuzzAttestation": FuzzTargets.attestation,
         "FuzzAssertion": FuzzTargets.assertion,
         "FuzzReceipt": FuzzTargets.receipt,
+        "FuzzACL": FuzzTargets.aclEvaluate,
     ]
 
     static func inputs(_ kind: String) -> [Input] {

@@ -7,7 +7,7 @@ import TestSupport
 /// `trustsuite run` grades the reference (verdict, error code and outputs).
 @Suite struct VectorFileTests {
     static let minimums: [Family: Int] = [
-        .cbor: 200, .appAttestAttestation: 80, .appAttestAssertion: 60, .appAttestReceipt: 30, .devicecheck: 20,
+        .cbor: 200, .appAttestAttestation: 80, .appAttestAssertion: 60, .appAttestReceipt: 30, .devicecheck: 20, .keychainACL: 300,
     ]
 
     @Test func fixturesLoadWithTheirMinimumCounts() throws {
@@ -39,4 +39,7 @@ import TestSupport
 
     @Test(arguments: FixtureVectors.cases(.devicecheck))
     func devicecheck(_ testCase: VectorCase) async throws { try await Self.grade(testCase) }
+
+    @Test(arguments: FixtureVectors.cases(.keychainACL))
+    func keychainACL(_ testCase: VectorCase) async throws { try await Self.grade(testCase) }
 }
