@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "StrictCBOR", targets: ["StrictCBOR"]),
         .library(name: "AppAttest", targets: ["AppAttest"]),
         .library(name: "KeychainAccessControl", targets: ["KeychainAccessControl"]),
+        .library(name: "KeychainModel", targets: ["KeychainModel"]),
         .library(name: "OpenSSLOracle", targets: ["OpenSSLOracle"]),
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
         .library(name: "ReferenceSubjects", targets: ["ReferenceSubjects"]),
@@ -27,6 +28,10 @@ let package = Package(
         // Reference modules: no dependency on ConformanceKit.
         .target(name: "StrictCBOR"),
         .target(name: "KeychainAccessControl"),
+        .target(
+            name: "KeychainModel",
+            dependencies: ["KeychainAccessControl", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(
             name: "AppAttest",
             dependencies: [
@@ -57,7 +62,7 @@ let package = Package(
         .target(name: "ConformanceKit"),
         // Adapts each reference module to ConformanceKit's Subject protocol.
         .target(name: "ReferenceSubjects", dependencies: [
-            "ConformanceKit", "StrictCBOR", "AppAttest", "KeychainAccessControl",
+            "ConformanceKit", "StrictCBOR", "AppAttest", "KeychainAccessControl", "KeychainModel",
             .product(name: "X509", package: "swift-certificates"),
         ]),
         // Fuzz oracles: called by the libFuzzer harnesses in Fuzz/ and by the replay tests.

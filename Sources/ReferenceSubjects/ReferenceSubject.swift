@@ -15,7 +15,7 @@ public struct ReferenceSubject: Subject {
     public var name: String { "reference" }
     public var gradesErrorCodes: Bool { true }
     public var families: Set<Family> {
-        [.cbor, .appAttestAttestation, .appAttestAssertion, .appAttestReceipt, .devicecheck, .keychainACL]
+        [.cbor, .appAttestAttestation, .appAttestAssertion, .appAttestReceipt, .devicecheck, .keychainACL, .keychainFlow]
     }
 
     /// The families whose reference needs no asynchronous work (cbor,
@@ -26,6 +26,7 @@ public struct ReferenceSubject: Subject {
         case .appAttestAssertion: return try AppAttestSubject.assertion(input)
         case .devicecheck: return try AppAttestSubject.deviceCheck(input)
         case .keychainACL: return try KeychainACLSubject.evaluate(input)
+        case .keychainFlow: return try KeychainFlowSubject.evaluate(input)
         default: return .unsupported
         }
     }
@@ -44,6 +45,8 @@ public struct ReferenceSubject: Subject {
             return try AppAttestSubject.deviceCheck(input)
         case .keychainACL:
             return try KeychainACLSubject.evaluate(input)
+        case .keychainFlow:
+            return try KeychainFlowSubject.evaluate(input)
         default:
             return .unsupported
         }

@@ -7,7 +7,7 @@ import TestSupport
 /// `trustsuite run` grades the reference (verdict, error code and outputs).
 @Suite struct VectorFileTests {
     static let minimums: [Family: Int] = [
-        .cbor: 200, .appAttestAttestation: 80, .appAttestAssertion: 60, .appAttestReceipt: 30, .devicecheck: 20, .keychainACL: 300,
+        .cbor: 200, .appAttestAttestation: 80, .appAttestAssertion: 60, .appAttestReceipt: 30, .devicecheck: 20, .keychainACL: 300, .keychainFlow: 80,
     ]
 
     @Test func fixturesLoadWithTheirMinimumCounts() throws {
@@ -42,4 +42,7 @@ import TestSupport
 
     @Test(arguments: FixtureVectors.cases(.keychainACL))
     func keychainACL(_ testCase: VectorCase) async throws { try await Self.grade(testCase) }
+
+    @Test(arguments: FixtureVectors.cases(.keychainFlow))
+    func keychainFlow(_ testCase: VectorCase) async throws { try await Self.grade(testCase) }
 }

@@ -1,0 +1,310 @@
+import Crypto
+import KeychainAccessControl
+
+/// A query of `copyMatching`, `update`, `delete`, `sign` and `evaluateAccessControl`.
+public struct ItemQuery: Sendable, Hashable {
+    public var attributes: ItemAttributes
+    public var matchAll = false
+    public var returnData = false
+    public var returnAttributes = false
+    public var returnRef = false
+    /// `useAuthenticationUI: skip`.
+    public var skipUI = false
+    public var operationPrompt: String? = nil
+
+    public init(attributes: ItemAttributes) { self.attributes = attributes }
+}
+
+/// What one call returned: an OSStatus (or LAError for LAContext calls), the
+/// prompts it raised, and what it read.
+public struct StepOutcome: Sendable, Hashable {
+    public var status: Int32
+    public var prompts: Int
+    public var data: [UInt8]? = nil
+    public var count: Int? = nil
+    public var signature: [UInt8]? = nil
+
+    public init(status: Int32, prompts: Int = 0) {
+        self.status = status
+        self.prompts = prompts
+    }
+}
+
+/// An in-memory keychain with SecItem semantics, LAContext reuse and a
+/// simulated user (spec/keychain-flows.md). Access decisions go through
+/// ``AccessControl/evaluate(_:device:evidence:)``; every prompt is counted.
+public struct KeychainSimulator: Sendable {
+    public static let success: Int32 = 0
+    public static let paramError: Int32 = -50
+    public static let userCanceled: Int32 = -128
+
+    public private(set) var device: DeviceState
+    var items: [StoredItem] = []
+    public private(set) var contexts: [String: AuthenticationContext] = [:]
+    /// Prompts raised since the simulator started.
+    public private(set) var totalPrompts = 0
+
+    public init(device: DeviceState = DeviceState()) { self.device = device }
+
+    /// Items that still exist (read-only view for tests).
+    public var itemCount: Int { items.count }
+
+    // MARK: - Items
+
+    /// `SecItemAdd`. Keys added this way are software P-256 keys.
+    public mutating func add(_ attributes: ItemAttributes, protection: ProtectionClass, flags: AccessControlFlags,
+                             data: [UInt8], skipUI: Bool = false) -> StepOutcome {
+        if skipUI { return StepOutcome(status: Self.paramError) }
+        return store(attributes, protection: protection, flags: flags, data: data, key: attributes.itemClass == .key ? P256.Signing.PrivateKey() : nil)
+    }
+
+    /// `SecKeyCreateRandomKey` with `kSecAttrIsPermanent`: a Secure Enclave
+    /// key (`tokenID: secureEnclave`) needs privateKeyUsage.
+    public mutating func generateKey(_ attributes: ItemAttributes, protection: ProtectionClass, flags: AccessControlFlags) -> StepOutcome {
+        var attributes = attributes
+        attributes.itemClass = .key
+        if attributes.tokenID == "secureEnclave" && !flags.contains(.privateKeyUsage) {
+            return StepOutcome(status: Self.paramError)
+        }
+        return store(attributes, protection: protection, flags: flags, data: [], key: P256.Signing.PrivateKey())
+    }
+
+    mutating func store(_ attributes: ItemAttributes, protection: ProtectionClass, flags: AccessControlFlags,
+                        data: [UInt8], key: P256.Signing.PrivateKey?) -> StepOutcome {
+        let access: AccessControl
+        do {
+            access = try AccessControl.create(protection: protection, flags: flags, synchronizable: attributes.synchronizable ?? false,
+                                              device: device)
+        } catch {
+            return StepOutcome(status: error.code.osStatus)
+        }
+        if items.contains(where: { $0.attributes.primaryKey == attributes.primaryKey }) {
+            return StepOutcome(status: KeychainError.Code.duplicateItem.osStatus)
+        }
+        if !protection.isAvailable(in: device) { return StepOutcome(status: KeychainError.Code.interactionNotAllowed.osStatus) }
+        items.append(StoredItem(attributes: attributes, access: access, data: data, key: key))
+        return StepOutcome(status: Self.success)
+    }
+
+    /// `SecItemCopyMatching`.
+    public mutating func copyMatching(_ query: ItemQuery, context: String? = nil, user: UserAnswer? = nil) -> StepOutcome {
+        if let invalid = invalidContextStatus(context) { return StepOutcome(status: invalid) }
+        var matches = items.indices.filter { items[$0].attributes.matches(query.attributes) }
+        if !query.matchAll { matches = Array(matches.prefix(1)) }
+        guard !matches.isEmpty else { return StepOutcome(status: KeychainError.Code.itemNotFound.osStatus) }
+        var prompts = 0
+        var proved: Evidence = []
+        var returned: [Int] = []
+        for index in matches {
+            let item = items[index]
+            if !item.access.protection.isAvailable(in: device) {
+                return StepOutcome(status: KeychainError.Code.interactionNotAllowed.osStatus, prompts: prompts)
+            }
+            let needsSecret = query.returnData && item.attributes.itemClass == .genericPassword
+            if needsSecret && item.readNeedsAuthentication {
+                if query.skipUI && !satisfied(item, .useItem, context: context, proved: proved) { continue }
+                if let status = authorize(item, .useItem, context: context, user: user, prompts: &prompts, proved: &proved) {
+                    return StepOutcome(status: status, prompts: prompts)
+                }
+            }
+            returned.append(index)
+        }
+        guard !returned.isEmpty else { return StepOutcome(status: KeychainError.Code.itemNotFound.osStatus, prompts: prompts) }
+        var outcome = StepOutcome(status: Self.success, prompts: prompts)
+        outcome.count = returned.count
+        if query.returnData, let first = returned.first, items[first].attributes.itemClass == .genericPassword {
+            outcome.data = items[first].data
+        }
+        return outcome
+    }
+
+    /// `SecItemUpdate`: `data` changes the secret (gated like a read), the
+    /// attributes change the primary key (no collision allowed).
+    public mutating func update(_ query: ItemQuery, service: String?, account: String?, data: [UInt8]?,
+                                context: String? = nil, user: UserAnswer? = nil) -> StepOutcome {
+        if let invalid = invalidContextStatus(context) { return StepOutcome(status: invalid) }
+        let matches = items.indices.filter { items[$0].attributes.matches(query.attributes) }
+        guard !matches.isEmpty else { return StepOutcome(status: KeychainError.Code.itemNotFound.osStatus) }
+        var prompts = 0
+        var proved: Evidence = []
+        var changed = items
+        for index in matches {
+            let item = items[index]
+            if !item.access.protection.isAvailable(in: device) {
+                return StepOutcome(status: KeychainError.Code.interactionNotAllowed.osStatus, prompts: prompts)
+            }
+            if data != nil && item.readNeedsAuthentication {
+                if query.skipUI && !satisfied(item, .useItem, context: context, proved: proved) {
+                    return StepOutcome(status: KeychainError.Code.interactionNotAllowed.osStatus, prompts: prompts)
+                }
+                if let status = authorize(item, .useItem, context: context, user: user, prompts: &prompts, proved: &proved) {
+                    return StepOutcome(status: status, prompts: prompts)
+                }
+            }
+            if let service { changed[index].attributes.service = service }
+            if let account { changed[index].attributes.account = account }
+            if let data { changed[index].data = data }
+        }
+        let keys = changed.map(\.attributes.primaryKey)
+        if Set(keys.map { $0.map { $0 ?? "\u{0}" } }).count != keys.count {
+            return StepOutcome(status: KeychainError.Code.duplicateItem.osStatus, prompts: prompts)
+        }
+        items = changed
+        var outcome = StepOutcome(status: Self.success, prompts: prompts)
+        outcome.count = matches.count
+        return outcome
+    }
+
+    /// `SecItemDelete`: every match, never gated by user presence.
+    public mutating func delete(_ query: ItemQuery) -> StepOutcome {
+        if query.skipUI { return StepOutcome(status: Self.paramError) }
+        let before = items.count
+        items.removeAll { $0.attributes.matches(query.attributes) }
+        guard items.count < before else { return StepOutcome(status: KeychainError.Code.itemNotFound.osStatus) }
+        var outcome = StepOutcome(status: Self.success)
+        outcome.count = before - items.count
+        return outcome
+    }
+
+    /// `SecKeyCreateSignature` with a key fetched by `query` (ECDSA P-256, SHA-256).
+    public mutating func sign(_ query: ItemQuery, message: [UInt8], context: String? = nil, user: UserAnswer? = nil) -> StepOutcome {
+        if let invalid = invalidContextStatus(context) { return StepOutcome(status: invalid) }
+        var keyQuery = query.attributes
+        keyQuery.itemClass = .key
+        guard let index = items.indices.first(where: { items[$0].attributes.matches(keyQuery) }), let key = items[index].key else {
+            return StepOutcome(status: KeychainError.Code.itemNotFound.osStatus)
+        }
+        var prompts = 0
+        var proved: Evidence = []
+        if let status = authorize(items[index], .useKeySign, context: context, user: user, prompts: &prompts, proved: &proved) {
+            return StepOutcome(status: status, prompts: prompts)
+        }
+        var outcome = StepOutcome(status: Self.success, prompts: prompts)
+        outcome.signature = (try? key.signature(for: message)).map { Array($0.derRepresentation) }
+        return outcome
+    }
+
+    // MARK: - LAContext
+
+    /// `LAContext.evaluatePolicy`: one prompt; what is proved stays in the context.
+    public mutating func evaluatePolicy(_ policy: AuthenticationPolicy, context label: String, user: UserAnswer?) -> StepOutcome {
+        if let invalid = invalidContextStatus(label) { return StepOutcome(status: invalid) }
+        var context = contexts[label] ?? AuthenticationContext()
+        context.domainState = device.biometry == .none ? nil : device.enrollmentGeneration
+        if let obstacle = AuthenticationContext.obstacle(policy, device: device) {
+            contexts[label] = context
+            return StepOutcome(status: obstacle)
+        }
+        totalPrompts += 1
+        let status: Int32
+        switch user {
+        case .biometry? where device.biometryUsable:
+            context.record(.biometry)
+            status = Self.success
+        case .passcode? where policy == .deviceOwnerAuthentication && device.passcodeSet:
+            context.record(.passcode)
+            status = Self.success
+        case .passcode? where policy == .deviceOwnerAuthenticationWithBiometrics:
+            status = LAStatus.userFallback
+        case .cancel?, nil:
+            status = LAStatus.userCancel
+        default:
+            status = LAStatus.authenticationFailed
+        }
+        contexts[label] = context
+        return StepOutcome(status: status, prompts: 1)
+    }
+
+    /// `LAContext.evaluateAccessControl` for the item found by `query`: one
+    /// prompt unless the context already satisfies the operation's tree.
+    public mutating func evaluateAccessControl(_ query: ItemQuery, operation: KeychainOperation, context label: String,
+                                               user: UserAnswer?) -> StepOutcome {
+        if let invalid = invalidContextStatus(label) { return StepOutcome(status: invalid) }
+        guard let item = items.first(where: { $0.attributes.matches(query.attributes) }) else {
+            return StepOutcome(status: KeychainError.Code.itemNotFound.osStatus)
+        }
+        if contexts[label] == nil { contexts[label] = AuthenticationContext() }
+        var prompts = 0
+        var proved: Evidence = []
+        guard let status = authorize(item, operation, context: label, user: user, prompts: &prompts, proved: &proved,
+                                     ignoreProtectionClass: true) else {
+            return StepOutcome(status: Self.success, prompts: prompts)
+        }
+        // LAContext answers with LAError codes.
+        let laStatus: Int32
+        switch status {
+        case Self.userCanceled: laStatus = LAStatus.userCancel
+        case KeychainError.Code.interactionNotAllowed.osStatus: laStatus = status
+        default: laStatus = LAStatus.authenticationFailed
+        }
+        return StepOutcome(status: laStatus, prompts: prompts)
+    }
+
+    /// `LAContext.canEvaluatePolicy`: no prompt; updates the context's domain state.
+    public mutating func canEvaluatePolicy(_ policy: AuthenticationPolicy, context label: String?) -> StepOutcome {
+        if let label {
+            if let invalid = invalidContextStatus(label) { return StepOutcome(status: invalid) }
+            var context = contexts[label] ?? AuthenticationContext()
+            context.domainState = device.biometry == .none ? nil : device.enrollmentGeneration
+            contexts[label] = context
+        }
+        return StepOutcome(status: AuthenticationContext.obstacle(policy, device: device) ?? Self.success)
+    }
+
+    /// `LAContext.invalidate()`.
+    public mutating func invalidate(context label: String) -> StepOutcome {
+        var context = contexts[label] ?? AuthenticationContext()
+        context.invalidate()
+        contexts[label] = context
+        return StepOutcome(status: Self.success)
+    }
+
+    /// A device event; items that no longer exist (akpu after passcode
+    /// removal, ThisDeviceOnly after a restore) leave the store.
+    public mutating func apply(_ event: DeviceEvent) -> StepOutcome {
+        device.apply(event)
+        items.removeAll { !$0.access.exists(on: device) }
+        return StepOutcome(status: Self.success)
+    }
+
+    // MARK: - Authorization
+
+    func invalidContextStatus(_ label: String?) -> Int32? {
+        guard let label, contexts[label]?.invalidated == true else { return nil }
+        return LAStatus.invalidContext
+    }
+
+    func satisfied(_ item: StoredItem, _ operation: KeychainOperation, context: String?, proved: Evidence) -> Bool {
+        let evidence = proved.union(context.flatMap { contexts[$0]?.evidence } ?? [])
+        return item.access.evaluate(operation, device: device, evidence: evidence) == .allowed
+    }
+
+    /// Decides `operation` on `item`, prompting the simulated user when the
+    /// context (and this call) have not proved enough. nil: allowed.
+    mutating func authorize(
+        _ item: StoredItem, _ operation: KeychainOperation, context: String?, user: UserAnswer?,
+        prompts: inout Int, proved: inout Evidence, ignoreProtectionClass: Bool = false
+    ) -> Int32? {
+        var state = device
+        if ignoreProtectionClass { state.locked = false; state.unlockedSinceBoot = true }
+        let known = proved.union(context.flatMap { contexts[$0]?.evidence } ?? [])
+        switch item.access.evaluate(operation, device: state, evidence: known) {
+        case .allowed: return nil
+        case .denied(let code): return code.osStatus
+        case .needsAuthentication:
+            prompts += 1
+            totalPrompts += 1
+            let answer: Evidence
+            switch user {
+            case .cancel?, nil: return Self.userCanceled
+            case .fail?: return KeychainError.Code.authFailed.osStatus
+            case .biometry?: answer = state.biometryUsable ? .biometry : []
+            case .passcode?: answer = state.passcodeSet ? .passcode : []
+            }
+            proved.formUnion(answer)
+            if let context { contexts[context, default: AuthenticationContext()].record(answer) }
+            return item.access.evaluate(operation, device: state, evidence: proved.union(known)) == .allowed
+                ? nil : KeychainError.Code.authFailed.osStatus
+        }
+    }
+}
