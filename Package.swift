@@ -76,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "trustsuite",
             dependencies: [
-                "ReferenceSubjects", "ConformanceKit", "StrictCBOR", "AppAttest", "AppAttestGenerator", "KeychainAccessControl",
+                "ReferenceSubjects", "ConformanceKit", "StrictCBOR", "AppAttest", "AppAttestGenerator", "KeychainAccessControl", "KeychainModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -92,6 +92,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit"]),
+        .testTarget(
+            name: "KeychainModelTests",
+            dependencies: ["KeychainModel", "KeychainAccessControl", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(
             name: "KeychainAccessControlTests",
             dependencies: ["KeychainAccessControl", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -49,6 +49,11 @@ public struct KeychainSimulator: Sendable {
     /// Items that still exist (read-only view for tests).
     public var itemCount: Int { items.count }
 
+    /// The access control of the first item matching `query`, if any.
+    public func accessControl(matching query: ItemQuery) -> AccessControl? {
+        items.first { $0.attributes.matches(query.attributes) }?.access
+    }
+
     // MARK: - Items
 
     /// `SecItemAdd`. Keys added this way are software P-256 keys.

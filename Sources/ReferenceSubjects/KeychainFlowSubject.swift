@@ -5,23 +5,28 @@ import KeychainModel
 /// The `keychain-flow` family: a trace of SecItem and LAContext calls on
 /// ``KeychainSimulator``; each step answers `{status, prompts}` (plus `data`
 /// and `count` for reads).
-enum KeychainFlowSubject {
+public enum KeychainFlowSubject {
     static func evaluate(_ input: JSONValue) throws -> SubjectAnswer {
+        let answers = try trace(input).map(\.answer)
+        return SubjectAnswer(.valid, output: .object(["steps": .array(answers)]))
+    }
+
+    /// Runs a trace (`{"device": …, "steps": […]}`) and returns each step
+    /// with its answer `{status, prompts, data?, count?}`.
+    public static func trace(_ input: JSONValue) throws -> [(step: JSONValue, answer: JSONValue)] {
         guard let steps = input["steps"]?.arrayValue else { throw ReferenceInputError("keychain-flow needs \"steps\"") }
         var keychain = KeychainSimulator(device: try KeychainJSON.device(input["device"]))
-        var answers: [JSONValue] = []
-        for (index, step) in steps.enumerated() {
+        return try steps.enumerated().map { index, step in
             do {
                 let outcome = try run(step, on: &keychain)
                 var answer: [String: JSONValue] = ["status": .int(Int64(outcome.status)), "prompts": .int(Int64(outcome.prompts))]
                 if let data = outcome.data { answer["data"] = .string(BinaryText.base64(data)) }
                 if let count = outcome.count { answer["count"] = .int(Int64(count)) }
-                answers.append(.object(answer))
+                return (step, .object(answer))
             } catch let error as ReferenceInputError {
                 throw ReferenceInputError("step \(index): \(error.description)")
             }
         }
-        return SubjectAnswer(.valid, output: .object(["steps": .array(answers)]))
     }
 
     static func user(_ step: JSONValue) throws -> UserAnswer? {

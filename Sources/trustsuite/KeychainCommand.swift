@@ -1,0 +1,99 @@
+import ArgumentParser
+import ConformanceKit
+import Foundation
+import ReferenceSubjects
+
+struct KeychainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keychain",
+        abstract: "Simulate keychain item flows and LAContext reuse.",
+        subcommands: [KeychainSimulateCommand.self]
+    )
+}
+
+struct KeychainSimulateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Run a keychain-flow trace and print each step's status code and prompts.",
+        discussion: """
+            FILE holds {"device": {…}, "steps": [ … ]} (the input of a keychain-flow vector) or just the \
+            list of steps. Steps: add, generateKey, copyMatching, update, delete, sign, evaluatePolicy, \
+            canEvaluatePolicy, evaluateAccessControl, invalidateContext, device (spec/keychain-flows.md). \
+            A step's "expect" is compared with what happened. Exit status: 0 the trace ran and matched \
+            every expectation, 1 a step did not match, 2 bad usage.
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("The trace (JSON).", valueName: "file")) var steps: String
+    @Option(name: .long, help: "Device state at the start (JSON), overriding the file's.") var device: String?
+    @Flag(name: .long, help: "Print one JSON object with every step's answer.") var json = false
+
+    func run() throws {
+        guard let data = FileManager.default.contents(atPath: steps),
+              let parsed = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+            Console.fail("\(steps) is not a readable JSON file")
+        }
+        var input: [String: JSONValue] = parsed.objectValue ?? ["steps": parsed]
+        if let device {
+            guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(device.utf8)) else { Console.fail("--device is not JSON") }
+            input["device"] = value
+        }
+        let trace: [(step: JSONValue, answer: JSONValue)]
+        do {
+            trace = try KeychainFlowSubject.trace(.object(input))
+        } catch {
+            Console.fail("\(error)")
+        }
+        var mismatches = 0
+        var lines: [JSONValue] = []
+        var total = 0
+        for (index, entry) in trace.enumerated() {
+            let prompts = entry.answer["prompts"]?.int64Value ?? 0
+            total += Int(prompts)
+            var verdict = ""
+            if let expect = entry.step["expect"] {
+                let same = expect.objectValue?.allSatisfy { key, value in entry.answer[key].map(value.matches) ?? false } ?? false
+                if !same { mismatches += 1 }
+                verdict = same ? "  ok" : "  MISMATCH, expected \(expect.jsonText)"
+            }
+            if json {
+                lines.append(.object(["step": entry.step, "answer": entry.answer]))
+            } else {
+                let op = entry.step["op"]?.stringValue ?? "?"
+                let context = entry.step["context"]?.stringValue.map { " [\($0)]" } ?? ""
+                let user = entry.step["user"]?.stringValue.map { " user=\($0)" } ?? ""
+                let status = entry.answer["status"]?.int64Value ?? 0
+                print("\(index + 1). \(op)\(context)\(user) → status \(status) (\(Self.statusName(status))), prompts \(prompts)\(verdict)")
+            }
+        }
+        if json {
+            print(JSONValue.object(["steps": .array(lines), "prompts": .int(Int64(total)), "mismatches": .int(Int64(mismatches))]).jsonText)
+        } else {
+            print("prompts in total: \(total)" + (mismatches > 0 ? "; \(mismatches) step(s) did not match" : ""))
+        }
+        if mismatches > 0 { throw ExitCode(1) }
+    }
+
+    static func statusName(_ status: Int64) -> String {
+        switch status {
+        case 0: return "errSecSuccess"
+        case -50: return "errSecParam"
+        case -128: return "errSecUserCanceled"
+        case -25291: return "errSecNotAvailable"
+        case -25293: return "errSecAuthFailed"
+        case -25243: return "errSecNoAccessForItem"
+        case -25299: return "errSecDuplicateItem"
+        case -25300: return "errSecItemNotFound"
+        case -25308: return "errSecInteractionNotAllowed"
+        case -1: return "LAError.authenticationFailed"
+        case -2: return "LAError.userCancel"
+        case -3: return "LAError.userFallback"
+        case -5: return "LAError.passcodeNotSet"
+        case -6: return "LAError.biometryNotAvailable"
+        case -7: return "LAError.biometryNotEnrolled"
+        case -8: return "LAError.biometryLockout"
+        case -10: return "LAError.invalidContext"
+        default: return "status"
+        }
+    }
+}
