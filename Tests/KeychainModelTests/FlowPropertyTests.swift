@@ -108,3 +108,18 @@ import Testing
         #expect(signature.signature != nil)
     }
 }
+
+@Suite struct ContextDomainStateTests {
+    @Test func domainStateChangesWithTheEnrolledSet() {
+        var keychain = KeychainSimulator()
+        _ = keychain.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, context: "c")
+        let before = keychain.contexts["c"]?.domainState
+        _ = keychain.apply(.biometryEnrollmentChanged)
+        _ = keychain.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, context: "c")
+        let after = keychain.contexts["c"]?.domainState
+        #expect(before != nil && after != nil && before != after)
+        _ = keychain.apply(.lock)
+        _ = keychain.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, context: "c")
+        #expect(keychain.contexts["c"]?.domainState == after)
+    }
+}
