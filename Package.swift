@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "AppAttest", targets: ["AppAttest"]),
         .library(name: "KeychainAccessControl", targets: ["KeychainAccessControl"]),
         .library(name: "KeychainModel", targets: ["KeychainModel"]),
+        .library(name: "LocalAuthorization", targets: ["LocalAuthorization"]),
         .library(name: "OpenSSLOracle", targets: ["OpenSSLOracle"]),
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
         .library(name: "ReferenceSubjects", targets: ["ReferenceSubjects"]),
@@ -28,6 +29,10 @@ let package = Package(
         // Reference modules: no dependency on ConformanceKit.
         .target(name: "StrictCBOR"),
         .target(name: "KeychainAccessControl"),
+        .target(
+            name: "LocalAuthorization",
+            dependencies: ["KeychainAccessControl", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(
             name: "KeychainModel",
             dependencies: ["KeychainAccessControl", .product(name: "Crypto", package: "swift-crypto")]
@@ -62,7 +67,7 @@ let package = Package(
         .target(name: "ConformanceKit"),
         // Adapts each reference module to ConformanceKit's Subject protocol.
         .target(name: "ReferenceSubjects", dependencies: [
-            "ConformanceKit", "StrictCBOR", "AppAttest", "KeychainAccessControl", "KeychainModel",
+            "ConformanceKit", "StrictCBOR", "AppAttest", "KeychainAccessControl", "KeychainModel", "LocalAuthorization",
             .product(name: "X509", package: "swift-certificates"),
         ]),
         // Fuzz oracles: called by the libFuzzer harnesses in Fuzz/ and by the replay tests.
@@ -92,6 +97,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit"]),
+        .testTarget(
+            name: "LocalAuthorizationTests",
+            dependencies: [
+                "LocalAuthorization", "KeychainAccessControl",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
         .testTarget(
             name: "KeychainModelTests",
             dependencies: ["KeychainModel", "KeychainAccessControl", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -15,7 +15,7 @@ public struct ReferenceSubject: Subject {
     public var name: String { "reference" }
     public var gradesErrorCodes: Bool { true }
     public var families: Set<Family> {
-        [.cbor, .appAttestAttestation, .appAttestAssertion, .appAttestReceipt, .devicecheck, .keychainACL, .keychainFlow]
+        [.cbor, .appAttestAttestation, .appAttestAssertion, .appAttestReceipt, .devicecheck, .keychainACL, .keychainFlow, .laRight]
     }
 
     /// The families whose reference needs no asynchronous work (cbor,
@@ -47,6 +47,8 @@ public struct ReferenceSubject: Subject {
             return try KeychainACLSubject.evaluate(input)
         case .keychainFlow:
             return try KeychainFlowSubject.evaluate(input)
+        case .laRight:
+            return try await LARightSubject.evaluate(input)
         default:
             return .unsupported
         }

@@ -7,7 +7,7 @@ import TestSupport
 /// `trustsuite run` grades the reference (verdict, error code and outputs).
 @Suite struct VectorFileTests {
     static let minimums: [Family: Int] = [
-        .cbor: 200, .appAttestAttestation: 80, .appAttestAssertion: 60, .appAttestReceipt: 30, .devicecheck: 20, .keychainACL: 300, .keychainFlow: 80,
+        .cbor: 200, .appAttestAttestation: 80, .appAttestAssertion: 60, .appAttestReceipt: 30, .devicecheck: 20, .keychainACL: 300, .keychainFlow: 80, .laRight: 120,
     ]
 
     @Test func fixturesLoadWithTheirMinimumCounts() throws {
@@ -45,4 +45,7 @@ import TestSupport
 
     @Test(arguments: FixtureVectors.cases(.keychainFlow))
     func keychainFlow(_ testCase: VectorCase) async throws { try await Self.grade(testCase) }
+
+    @Test(arguments: FixtureVectors.cases(.laRight))
+    func laRight(_ testCase: VectorCase) async throws { try await Self.grade(testCase) }
 }

@@ -1,0 +1,21 @@
+/// The single error type of ``LocalAuthorization``: the LAError names plus the
+/// right-store codes of spec/vectors.md (la-right).
+public struct LAModelError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Code: String, Sendable, Hashable, CaseIterable, Codable {
+        case authenticationFailed, userCancel, passcodeNotSet, biometryNotAvailable, biometryNotEnrolled, biometryLockout
+        case notInteractive, invalidContext
+        case duplicateIdentifier, notFound, rightDeallocated, invalidReason, notAuthorized
+    }
+
+    public let code: Code
+    public let reason: String
+
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public var description: String { "\(code.rawValue): \(reason)" }
+    public static func == (lhs: LAModelError, rhs: LAModelError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

@@ -1,0 +1,69 @@
+import KeychainAccessControl
+
+/// `LAAuthenticationRequirement` (spec/local-authorization.md).
+public enum RightRequirement: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Biometry, Apple Watch or passcode.
+    case `default`
+    /// biometry(fallback: none).
+    case biometry
+    /// biometry(fallback: devicePasscode).
+    case biometryFallbackPasscode
+    case biometryCurrentSet
+    case devicePasscode
+
+    /// The access-control flags of the right's key.
+    public var flags: AccessControlFlags {
+        switch self {
+        case .default, .biometryFallbackPasscode: return .userPresence
+        case .biometry: return .biometryAny
+        case .biometryCurrentSet: return .biometryCurrentSet
+        case .devicePasscode: return .devicePasscode
+        }
+    }
+
+    /// What keeps the requirement from being evaluated on `device` (checkCanAuthorize), or nil.
+    public func obstacle(on device: DeviceState) -> LAModelError.Code? {
+        switch self {
+        case .default, .biometryFallbackPasscode, .devicePasscode:
+            return device.passcodeSet ? nil : .passcodeNotSet
+        case .biometry, .biometryCurrentSet:
+            switch device.biometry {
+            case .none: return .biometryNotAvailable
+            case .notEnrolled: return .biometryNotEnrolled
+            case .lockout: return .biometryLockout
+            case .enrolled: return nil
+            }
+        }
+    }
+}
+
+/// What the simulated user does at the prompt.
+public enum AuthenticatorAnswer: String, Sendable, Hashable, CaseIterable, Codable {
+    case biometry, passcode, fail, cancel
+}
+
+/// Answers prompts as a test tells it, honouring the device state: a
+/// biometry answer only counts when biometry can match, a passcode answer
+/// only when a passcode is set and the requirement takes one.
+public struct SimulatedAuthenticator: Sendable {
+    public init() {}
+
+    /// The outcome of one prompt for `requirement`; `enrollment` is the
+    /// biometry set a biometryCurrentSet right was bound to.
+    public func authenticate(_ requirement: RightRequirement, answer: AuthenticatorAnswer, device: DeviceState,
+                             boundEnrollment: Int) -> LAModelError.Code? {
+        switch answer {
+        case .cancel: return .userCancel
+        case .fail: return .authenticationFailed
+        case .biometry:
+            guard device.biometryUsable, requirement != .devicePasscode else { return .authenticationFailed }
+            if requirement == .biometryCurrentSet && device.enrollmentGeneration != boundEnrollment { return .authenticationFailed }
+            return nil
+        case .passcode:
+            switch requirement {
+            case .default, .biometryFallbackPasscode, .devicePasscode: return device.passcodeSet ? nil : .authenticationFailed
+            case .biometry, .biometryCurrentSet: return .authenticationFailed
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import ConformanceKit
+import Foundation
+import KeychainAccessControl
+import LocalAuthorization
+
+/// The `la-right` family: a trace on one current right (plain or persisted)
+/// with a right store and a simulated authenticator; each step answers the
+/// current right's state and the error, if any.
+public enum LARightSubject {
+    enum Current {
+        case plain(Right)
+        case persisted(PersistedRight)
+
+        var right: Right {
+            switch self {
+            case .plain(let right): return right
+            case .persisted(let persisted): return persisted.right
+            }
+        }
+    }
+
+    static func evaluate(_ input: JSONValue) async throws -> SubjectAnswer {
+        let (steps, notifications) = try await trace(input)
+        return SubjectAnswer(.valid, output: .object(["steps": .array(steps.map(\.answer)), "notifications": notifications]))
+    }
+
+    /// Runs a trace and returns each step with its answer `{state, error?}`,
+    /// and the notification counts.
+    public static func trace(_ input: JSONValue) async throws -> (steps: [(step: JSONValue, answer: JSONValue)], notifications: JSONValue) {
+        let requirementName = input["requirement"]?.stringValue ?? "default"
+        guard let requirement = RightRequirement(rawValue: requirementName) else {
+            throw ReferenceInputError("requirement must be one of " + RightRequirement.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        guard let steps = input["steps"]?.arrayValue else { throw ReferenceInputError("la-right needs \"steps\"") }
+        let environment = AuthorizationEnvironment(device: try KeychainJSON.device(input["device"]))
+        let store = RightStore(environment: environment)
+        var current = Current.plain(await Right(requirement: requirement, environment: environment))
+        for (index, step) in steps.enumerated() {
+            guard let op = step["op"]?.stringValue, knownOps.contains(op) else {
+                throw ReferenceInputError("step \(index): op must be one of " + knownOps.sorted().joined(separator: ", "))
+            }
+            if op == "device", step["event"]?.stringValue.flatMap(DeviceEvent.init(rawValue:)) == nil {
+                throw ReferenceInputError("step \(index): device needs an event: " + DeviceEvent.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            if op == "authorize", let user = step["user"]?.stringValue, AuthenticatorAnswer(rawValue: user) == nil {
+                throw ReferenceInputError("step \(index): user must be one of " + AuthenticatorAnswer.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+        }
+        var results: [(JSONValue, JSONValue)] = []
+        for step in steps {
+            var error: LAModelError.Code? = nil
+            do throws(LAModelError) {
+                try await run(step, current: &current, store: store, environment: environment)
+            } catch let failure {
+                error = failure.code
+            }
+            var answer: [String: JSONValue] = ["state": .string(await current.right.state.rawValue)]
+            if let error { answer["error"] = .string(error.rawValue) }
+            results.append((step, .object(answer)))
+        }
+        let notifications: JSONValue = .object([
+            "didBecomeAuthorized": .int(Int64(await environment.count(.didBecomeAuthorized))),
+            "didBecomeUnauthorized": .int(Int64(await environment.count(.didBecomeUnauthorized))),
+        ])
+        return (results, notifications)
+    }
+
+    static let message = Array("trustsuite la-right".utf8)
+    static let knownOps: Set<String> = [
+        "authorize", "checkCanAuthorize", "deauthorize", "release", "device", "save", "load", "remove", "removeAll",
+        "sign", "decrypt", "exchangeKeys", "exportPublicKey", "loadSecret",
+    ]
+
+    static func run(_ step: JSONValue, current: inout Current, store: RightStore,
+                    environment: AuthorizationEnvironment) async throws(LAModelError) {
+        func persisted() throws(LAModelError) -> PersistedRight {
+            guard case .persisted(let right) = current else { throw LAModelError(.notFound, "the current right has no key (not persisted)") }
+            return right
+        }
+        switch step["op"]?.stringValue {
+        case "authorize":
+            if let name = step["user"]?.stringValue, let answer = AuthenticatorAnswer(rawValue: name) {
+                await environment.enqueue(answer)
+            }
+            do throws(LAModelError) {
+                try await current.right.authorize(localizedReason: step["reason"]?.stringValue ?? "Continue")
+                await environment.clearAnswers()
+            } catch {
+                await environment.clearAnswers()
+                throw error
+            }
+        case "checkCanAuthorize":
+            try await current.right.checkCanAuthorize()
+        case "deauthorize":
+            await current.right.deauthorize()
+        case "release":
+            await current.right.release()
+        case "device":
+            if let event = step["event"]?.stringValue.flatMap(DeviceEvent.init(rawValue:)) { await environment.apply(event) }
+        case "save":
+            let secret = step["secret"]?.stringValue.flatMap(BinaryText.base64)
+            let saved = try await store.saveRight(current.right, identifier: step["identifier"]?.stringValue ?? "", secret: secret)
+            current = .persisted(saved)
+        case "load":
+            current = .persisted(try await store.right(forIdentifier: step["identifier"]?.stringValue ?? ""))
+        case "remove":
+            await store.removeRight(forIdentifier: step["identifier"]?.stringValue ?? "")
+        case "removeAll":
+            await store.removeAllRights()
+        case "sign":
+            let right = try persisted()
+            let signature = try await right.sign(message)
+            guard right.verify(signature, for: message) else { throw LAModelError(.authenticationFailed, "signature does not verify") }
+        case "decrypt":
+            let right = try persisted()
+            guard let sealed = right.encrypt(message) else { throw LAModelError(.authenticationFailed, "encryption failed") }
+            guard try await right.decrypt(sealed) == message else { throw LAModelError(.authenticationFailed, "decryption mismatch") }
+        case "exchangeKeys":
+            let right = try persisted()
+            _ = try await right.exchangeKeys(with: right.publicKey)
+        case "exportPublicKey":
+            let right = try persisted()
+            if await right.isDeallocated { throw LAModelError(.rightDeallocated, "the persisted right no longer exists") }
+        case "loadSecret":
+            _ = try await persisted().loadSecret()
+        default:
+            break  // unknown ops are refused by `trace` before anything runs
+        }
+    }
+}
