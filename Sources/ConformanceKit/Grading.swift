@@ -61,7 +61,7 @@ public enum Grader {
     /// Arrays are compared element by element so a trace names its step;
     /// objects on the keys `want` names (extra outputs such as `data` or
     /// `count` are not graded unless expected).
-    static func firstDifference(_ want: JSONValue, _ got: JSONValue, path: String) -> String? {
+    public static func firstDifference(_ want: JSONValue, _ got: JSONValue, path: String) -> String? {
         if case .array(let w) = want, case .array(let g) = got {
             for i in 0..<min(w.count, g.count) {
                 if let d = firstDifference(w[i], g[i], path: "\(path)[\(i)]") { return d }

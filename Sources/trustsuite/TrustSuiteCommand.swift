@@ -10,7 +10,7 @@ struct TrustSuiteCommand: AsyncParsableCommand {
             and prints a scorecard. Start with `trustsuite run`; `trustsuite list` shows what there is.
             """,
         version: "0.1.0",
-        subcommands: [RunCommand.self, ListCommand.self, VerifyCommand.self, InspectCommand.self, ACLCommand.self, KeychainCommand.self, CBORCommand.self, GenerateCommand.self],
+        subcommands: [RunCommand.self, ListCommand.self, VerifyCommand.self, InspectCommand.self, ACLCommand.self, KeychainCommand.self, RightCommand.self, CBORCommand.self, GenerateCommand.self],
         defaultSubcommand: nil
     )
 }
