@@ -31,15 +31,7 @@ public struct AccessControlFlags: OptionSet, Sendable, Hashable {
 
     /// Parses flag names (`biometryAny`, `or`, …); unknown names are an error listing the valid ones.
     public static func parse(_ list: [String]) throws(KeychainError) -> AccessControlFlags {
-        var flags: AccessControlFlags = []
-        for name in list {
-            guard let flag = names.first(where: { $0.0 == name })?.1 else {
-                throw KeychainError(.invalidAccessControl,
-                                    "unknown flag \"\(name)\"; valid: \(names.map(\.0).joined(separator: ", "))")
-            }
-            flags.insert(flag)
-        }
-        return flags
+        try parseNames(list, table: names, kind: "flag")
     }
 
     /// The canonical names of the flags set, in bit order.
@@ -49,4 +41,18 @@ public struct AccessControlFlags: OptionSet, Sendable, Hashable {
          ("or", .or), ("and", .and), ("privateKeyUsage", .privateKeyUsage), ("applicationPassword", .applicationPassword)]
             .filter { contains($0.1) }.map(\.0)
     }
+}
+
+/// Parses names into an option set by a (name, value) table; an unknown name
+/// is an error that lists the valid ones.
+func parseNames<Options: OptionSet>(_ list: [String], table: [(String, Options)], kind: String) throws(KeychainError) -> Options
+where Options.Element == Options {
+    var result: Options = []
+    for name in list {
+        guard let value = table.first(where: { $0.0 == name })?.1 else {
+            throw KeychainError(.invalidAccessControl, "unknown \(kind) \"\(name)\"; valid: \(table.map(\.0).joined(separator: ", "))")
+        }
+        result.insert(value)
+    }
+    return result
 }

@@ -96,14 +96,6 @@ public struct Evidence: OptionSet, Sendable, Hashable {
     ]
 
     public static func parse(_ list: [String]) throws(KeychainError) -> Evidence {
-        var evidence: Evidence = []
-        for name in list {
-            guard let item = names.first(where: { $0.0 == name })?.1 else {
-                throw KeychainError(.invalidAccessControl,
-                                    "unknown evidence \"\(name)\"; valid: \(names.map(\.0).joined(separator: ", "))")
-            }
-            evidence.insert(item)
-        }
-        return evidence
+        try parseNames(list, table: names, kind: "evidence")
     }
 }

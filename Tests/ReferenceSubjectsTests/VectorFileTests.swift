@@ -18,34 +18,12 @@ import TestSupport
         }
     }
 
-    static func grade(_ testCase: VectorCase) async throws {
+    /// Every vector of every family, one case each (named by file, tcId and id).
+    @Test(arguments: Family.allCases.flatMap(FixtureVectors.cases))
+    func vector(_ testCase: VectorCase) async throws {
         let vector = testCase.vector
         let answer = try await ReferenceSubject().evaluate(family: vector.family, input: vector.input)
         let (grade, message) = Grader.grade(vector, answer: answer, gradesErrorCodes: true)
         #expect(grade == .pass, "\(message)")
     }
-
-    @Test(arguments: FixtureVectors.cases(.cbor))
-    func cbor(_ testCase: VectorCase) async throws { try await Self.grade(testCase) }
-
-    @Test(arguments: FixtureVectors.cases(.appAttestAttestation))
-    func attestation(_ testCase: VectorCase) async throws { try await Self.grade(testCase) }
-
-    @Test(arguments: FixtureVectors.cases(.appAttestAssertion))
-    func assertion(_ testCase: VectorCase) async throws { try await Self.grade(testCase) }
-
-    @Test(arguments: FixtureVectors.cases(.appAttestReceipt))
-    func receipt(_ testCase: VectorCase) async throws { try await Self.grade(testCase) }
-
-    @Test(arguments: FixtureVectors.cases(.devicecheck))
-    func devicecheck(_ testCase: VectorCase) async throws { try await Self.grade(testCase) }
-
-    @Test(arguments: FixtureVectors.cases(.keychainACL))
-    func keychainACL(_ testCase: VectorCase) async throws { try await Self.grade(testCase) }
-
-    @Test(arguments: FixtureVectors.cases(.keychainFlow))
-    func keychainFlow(_ testCase: VectorCase) async throws { try await Self.grade(testCase) }
-
-    @Test(arguments: FixtureVectors.cases(.laRight))
-    func laRight(_ testCase: VectorCase) async throws { try await Self.grade(testCase) }
 }
