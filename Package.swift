@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(
             name: "StrictCBORTests",
             dependencies: [
-                "StrictCBOR", "TestSupport",
+                "StrictCBOR", "TestSupport", "ConformanceKit",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

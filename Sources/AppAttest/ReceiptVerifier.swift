@@ -77,10 +77,9 @@ public struct ReceiptVerifier: Sendable {
         guard case .validCertificate = await verifier.validate(leaf: signer, intermediates: intermediates) else {
             throw AppAttestError(.receiptChainInvalid, "receipt signer does not chain to a trust anchor at \(time)")
         }
-        guard let kind = receipt.kind, let created = receipt.creationTime, let receiptAppId = receipt.appId else {
+        guard receipt.kind != nil, let created = receipt.creationTime, let receiptAppId = receipt.appId else {
             throw AppAttestError(.malformedReceipt, "receipt lacks a type (6), creation time (12) or App ID (2)")
         }
-        _ = kind
         if let appId, receiptAppId != appId {
             throw AppAttestError(.receiptAppIdMismatch, "receipt App ID is \"\(receiptAppId)\", expected \"\(appId)\"")
         }

@@ -41,8 +41,6 @@ struct InspectCommand: ParsableCommand {
 
 /// Field-by-field descriptions for `trustsuite inspect`.
 enum Explain {
-    static func hex(_ bytes: some Sequence<UInt8>) -> String { BinaryText.hex(bytes) }
-
     static func certificate(_ der: [UInt8], indent: String) -> [String] {
         guard let cert = try? Certificate(derEncoded: der) else { return ["\(indent)(\(der.count) bytes, does not parse as X.509)"] }
         var lines = [
@@ -60,7 +58,7 @@ enum Explain {
             lines.append("\(indent)public key: \(cert.publicKey)")
         }
         if let nonce = try? NonceExtension.nonce(in: cert) {
-            lines.append("\(indent)nonce extension (1.2.840.113635.100.8.2): \(hex(nonce))")
+            lines.append("\(indent)nonce extension (1.2.840.113635.100.8.2): \(BinaryText.hex(nonce))")
         }
         for ext in cert.extensions {
             lines.append("\(indent)extension \(ext.oid)\(ext.critical ? " (critical)" : ""): \(ext.value.count) bytes")
@@ -77,16 +75,16 @@ enum Explain {
         for (flag, name) in flagNames where data.flags.contains(flag) { names.append(name) }
         var lines = [
             "authenticator data: \(data.bytes.count) bytes",
-            "  rpIdHash: \(hex(data.rpIdHash)) (SHA-256 of TEAMID.bundle.id)",
-            "  flags: 0x\(hex([data.flags.rawValue])) \(names.isEmpty ? "(none)" : names.joined(separator: " "))",
+            "  rpIdHash: \(BinaryText.hex(data.rpIdHash)) (SHA-256 of TEAMID.bundle.id)",
+            "  flags: 0x\(BinaryText.hex([data.flags.rawValue])) \(names.isEmpty ? "(none)" : names.joined(separator: " "))",
             "  signCount: \(data.signCount)",
         ]
         if let credential = data.credential {
             let environment = AppAttestEnvironment.allCases.first { $0.aaguid == credential.aaguid }
             let printable = String(decoding: credential.aaguid.filter { $0 != 0 }, as: UTF8.self)
-            lines.append("  aaguid: \(hex(credential.aaguid)) \"\(printable)\" (\(environment?.rawValue ?? "unknown environment"))")
+            lines.append("  aaguid: \(BinaryText.hex(credential.aaguid)) \"\(printable)\" (\(environment?.rawValue ?? "unknown environment"))")
             lines.append("  credentialId: \(BinaryText.base64(credential.credentialId))")
-            lines.append("  credential public key (COSE EC2 P-256): x \(hex(credential.publicKey.x)), y \(hex(credential.publicKey.y))")
+            lines.append("  credential public key (COSE EC2 P-256): x \(BinaryText.hex(credential.publicKey.x)), y \(BinaryText.hex(credential.publicKey.y))")
         }
         if let extensions = data.extensions { lines.append("  trailing extensions: \(extensions.diagnostic)") }
         return lines
@@ -107,7 +105,7 @@ enum Explain {
     }
 
     static func assertion(_ assertion: Assertion) -> String {
-        (["App Attest assertion", "signature (DER ECDSA P-256): \(hex(assertion.signature))"]
+        (["App Attest assertion", "signature (DER ECDSA P-256): \(BinaryText.hex(assertion.signature))"]
             + authenticatorData(assertion.authenticatorData)).joined(separator: "\n")
     }
 

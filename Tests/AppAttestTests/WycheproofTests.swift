@@ -1,4 +1,5 @@
 import AppAttest
+import ConformanceKit
 import Crypto
 import Foundation
 import OpenSSLOracle
@@ -36,8 +37,8 @@ struct WycheproofTests {
               let file = try? JSONDecoder().decode(File.self, from: data) else { return [] }
         return file.testGroups.flatMap { group in
             group.tests.map { test in
-                Case(file: name, tcId: test.tcId, comment: test.comment, publicKey: hexBytes(group.publicKey.uncompressed),
-                     message: hexBytes(test.msg), signature: hexBytes(test.sig),
+                Case(file: name, tcId: test.tcId, comment: test.comment, publicKey: BinaryText.hex(group.publicKey.uncompressed) ?? [],
+                     message: BinaryText.hex(test.msg) ?? [], signature: BinaryText.hex(test.sig) ?? [],
                      // Wycheproof's "acceptable" does not occur in these files; anything not valid must fail.
                      valid: test.result == "valid")
             }
@@ -73,14 +74,4 @@ struct WycheproofTests {
     func p1363ThroughOpenSSL(_ c: Case) {
         #expect(OpenSSLOracle.verifyECDSAP256(publicKey: c.publicKey, message: c.message, rawSignature: c.signature) == c.valid)
     }
-}
-
-func hexBytes(_ hex: String) -> [UInt8] {
-    var out: [UInt8] = []
-    var index = hex.startIndex
-    while let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex), index < hex.endIndex {
-        out.append(UInt8(hex[index..<next], radix: 16) ?? 0)
-        index = next
-    }
-    return out
 }

@@ -1,3 +1,4 @@
+import ConformanceKit
 import Foundation
 import StrictCBOR
 import Testing
@@ -28,7 +29,7 @@ struct AppendixATests {
 
     @Test(arguments: entries)
     func entry(_ entry: Entry) throws {
-        let bytes = try #require(hexBytes(entry.hex))
+        let bytes = try #require(BinaryText.hex(entry.hex))
         if entry.hex == "f818" {
             #expect(throws: CBORError(.invalidSimpleValue, at: 0)) { try CBORDecoder().decode(bytes) }
             return
@@ -48,18 +49,6 @@ struct AppendixATests {
 
 extension CBORError {
     init(_ code: Code, at offset: Int) { self.init(code, at: offset, "") }
-}
-
-func hexBytes(_ hex: String) -> [UInt8]? {
-    var out: [UInt8] = []
-    var index = hex.startIndex
-    while index < hex.endIndex {
-        let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex) ?? hex.endIndex
-        guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
-        out.append(byte)
-        index = next
-    }
-    return out
 }
 
 /// A JSON value from the Appendix A file, with numbers kept both as an exact

@@ -1,3 +1,4 @@
+import ConformanceKit
 import StrictCBOR
 import Testing
 
@@ -8,21 +9,21 @@ import Testing
         (Double.nan, "f97e00"), (-Double.infinity, "f9fc00"), (65505.0, "fa477fe100"),
     ])
     func shortestFloat(_ value: Double, _ hex: String) {
-        #expect(CBOREncoder.canonical(.float(value)) == hexBytes(hex))
+        #expect(CBOREncoder.canonical(.float(value)) == BinaryText.hex(hex))
     }
 
     @Test func headsAreShortest() {
         for (n, hex) in [(UInt64(23), "17"), (24, "1818"), (255, "18ff"), (256, "190100"), (65536, "1a00010000"),
                          (UInt64(UInt32.max) + 1, "1b0000000100000000")] {
-            #expect(CBOREncoder.canonical(.unsigned(n)) == hexBytes(hex))
+            #expect(CBOREncoder.canonical(.unsigned(n)) == BinaryText.hex(hex))
         }
-        #expect(CBOREncoder.canonical(.negative(UInt64.max)) == hexBytes("3bffffffffffffffff"))
+        #expect(CBOREncoder.canonical(.negative(UInt64.max)) == BinaryText.hex("3bffffffffffffffff"))
     }
 
     @Test func mapsAreSortedAndIndefiniteBecomesDefinite() {
         let value = CBORValue.map([CBORMapEntry(.text("b"), .unsigned(1)), CBORMapEntry(.unsigned(10), .indefiniteBytes([[1], [2]]))],
                                   indefinite: true)
-        #expect(CBOREncoder.canonical(value) == hexBytes("a20a4201026162 01".replacingOccurrences(of: " ", with: "")))
+        #expect(CBOREncoder.canonical(value) == BinaryText.hex("a20a4201026162 01".replacingOccurrences(of: " ", with: "")))
     }
 
     @Test func diagnosticForms() {

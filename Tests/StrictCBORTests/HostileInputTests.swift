@@ -1,3 +1,4 @@
+import ConformanceKit
 import StrictCBOR
 import Testing
 
@@ -69,7 +70,7 @@ import Testing
 
     @Test(arguments: cases)
     func rejected(_ c: Case) throws {
-        let bytes = try #require(hexBytes(c.hex))
+        let bytes = try #require(BinaryText.hex(c.hex))
         for mode in c.modes {
             do {
                 let value = try CBORDecoder(mode: mode).decode(bytes)
@@ -84,7 +85,7 @@ import Testing
     /// 100 000 levels of every kind of nesting are rejected without a crash.
     @Test(arguments: ["81", "9f", "a100", "bf00", "c6", "d818"])
     func deepNesting(_ opener: String) throws {
-        let bytes = try #require(hexBytes(String(repeating: opener, count: 100_000) + "00"))
+        let bytes = try #require(BinaryText.hex(String(repeating: opener, count: 100_000) + "00"))
         for mode in CBORMode.allCases {
             #expect(throws: CBORError.self) { try CBORDecoder(mode: mode).decode(bytes) }
         }
@@ -94,7 +95,7 @@ import Testing
     }
 
     @Test func depthBoundaryAndConfigurableLimit() throws {
-        let at64 = try #require(hexBytes(String(repeating: "81", count: 64) + "00"))
+        let at64 = try #require(BinaryText.hex(String(repeating: "81", count: 64) + "00"))
         _ = try CBORDecoder().decode(at64)
         let limits = CBORLimits(maxDepth: 8)
         #expect(throws: CBORError(.depthLimitExceeded, at: 8)) {
