@@ -32,6 +32,12 @@ public struct AppAttestError: Error, Hashable, Sendable, CustomStringConvertible
         case receiptKeyMismatch
         case receiptExpired
         case receiptTooOld
+        /// The signer is not Apple's receipt-signing certificate (marker, end entity, one intermediate).
+        case receiptSignerInvalid
+        /// Created after the validation time, or validated before field 19.
+        case receiptNotYetValid
+        /// Field 6 is not the type the caller needs (`ATTEST` inside an attestation).
+        case receiptTypeMismatch
     }
 
     public let code: Code

@@ -7,6 +7,9 @@ public struct VerifiedAssertion: Sendable {
     /// The new counter: store it as the key's previous counter.
     public let counter: UInt32
     public let authenticatorData: AuthenticatorData
+    /// The CBOR map after the 37-byte header, if any (iOS 27 devices append
+    /// `apple_*` entries).
+    public var extensions: CBORValue? { authenticatorData.extensions }
 
     fileprivate init(authenticatorData: AuthenticatorData) {
         self.counter = authenticatorData.signCount
@@ -39,7 +42,7 @@ public struct Assertion: Sendable, Hashable {
                                  "assertion must be {\"signature\": bytes, \"authenticatorData\": bytes}")
         }
         self.signature = signature
-        self.authenticatorData = try AuthenticatorData(bytes: authData)
+        self.authenticatorData = try AuthenticatorData(bytes: authData, layout: .assertion)
     }
 }
 

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
-@_spi(FixedExpiryValidationTime) import X509
+import StrictCBOR
+import X509
 
 /// The App Attest environment, which fixes the expected aaguid (step 8).
 public enum AppAttestEnvironment: String, Sendable, Hashable, CaseIterable, Codable {
@@ -15,6 +16,23 @@ public enum AppAttestEnvironment: String, Sendable, Hashable, CaseIterable, Coda
     }
 }
 
+/// What verifying an attestation's embedded receipt gave: `verified`, or the
+/// receipt's error. It decides the attestation verdict only when the caller
+/// asks for it (``AttestationVerifier/requireReceipt``).
+public enum ReceiptStatus: Sendable, Hashable, CustomStringConvertible {
+    case verified
+    case failed(AppAttestError)
+
+    /// `verified`, or the receipt's error code: the text of the vector
+    /// output and the CLI.
+    public var description: String {
+        switch self {
+        case .verified: return "verified"
+        case .failed(let error): return error.code.rawValue
+        }
+    }
+}
+
 /// The result of a successful attestation verification. Only
 /// ``AttestationVerifier`` can make one.
 public struct VerifiedAttestation: Sendable {
@@ -22,18 +40,22 @@ public struct VerifiedAttestation: Sendable {
     public let publicKey: [UInt8]
     /// The receipt to keep for fraud assessment.
     public let receipt: [UInt8]
+    /// What verifying the receipt gave (signature, pinned signer, chain,
+    /// type ATTEST, App ID, field 3 = the credential certificate).
+    public let receiptStatus: ReceiptStatus
     /// signCount of the attestation (always 0).
     public let counter: UInt32
-    /// The trailing authenticator-data map, if any (iOS 27 sends one).
-    public let extensions: AuthenticatorData?
     public let credentialCertificate: Certificate
     public let authenticatorData: AuthenticatorData
+    /// The trailing authenticator-data map, if any (iOS 27 sends one).
+    public var extensions: CBORValue? { authenticatorData.extensions }
 
-    fileprivate init(publicKey: [UInt8], receipt: [UInt8], authenticatorData: AuthenticatorData, certificate: Certificate) {
+    fileprivate init(publicKey: [UInt8], receipt: [UInt8], receiptStatus: ReceiptStatus, authenticatorData: AuthenticatorData,
+                     certificate: Certificate) {
         self.publicKey = publicKey
         self.receipt = receipt
+        self.receiptStatus = receiptStatus
         self.counter = authenticatorData.signCount
-        self.extensions = authenticatorData.extensions == nil ? nil : authenticatorData
         self.credentialCertificate = certificate
         self.authenticatorData = authenticatorData
     }
@@ -46,14 +68,24 @@ public struct AttestationVerifier: Sendable {
     public let appId: String
     public let environment: AppAttestEnvironment
     public let trustAnchors: [Certificate]
+    /// Anchors of the embedded receipt's chain (default: Apple Root CA - G3).
+    public let receiptAnchors: [Certificate]
+    /// When true, a receipt that does not verify fails the attestation with
+    /// the receipt's code; by default it is only reported.
+    public let requireReceipt: Bool
 
     /// - Parameters:
     ///   - appId: `TEAMID.bundle.id`.
     ///   - trustAnchors: default: the Apple App Attestation Root CA only.
-    public init(appId: String, environment: AppAttestEnvironment, trustAnchors: [Certificate]? = nil) throws {
+    ///   - receiptAnchors: default: Apple Root CA - G3 only.
+    ///   - requireReceipt: make the receipt's error the attestation's.
+    public init(appId: String, environment: AppAttestEnvironment, trustAnchors: [Certificate]? = nil,
+                receiptAnchors: [Certificate]? = nil, requireReceipt: Bool = false) throws {
         self.appId = appId
         self.environment = environment
         self.trustAnchors = try trustAnchors ?? [AppleRoots.appAttestationRoot]
+        self.receiptAnchors = try receiptAnchors ?? [AppleRoots.rootCAG3]
+        self.requireReceipt = requireReceipt
     }
 
     /// Runs steps 1–9 on `attestationObject` for the key `keyId` and the
@@ -109,8 +141,26 @@ public struct AttestationVerifier: Sendable {
         guard credential.credentialId == keyId else {
             throw AppAttestError(.credentialIdMismatch, "credential id is not the key id")
         }
-        return VerifiedAttestation(publicKey: publicKey, receipt: object.receipt, authenticatorData: authData,
-                                   certificate: leaf)
+
+        // Not one of the nine steps: the receipt is verified and reported, and
+        // decides the verdict only when required.
+        let receiptStatus = await receiptStatus(object, at: time)
+        if requireReceipt, case .failed(let error) = receiptStatus { throw error }
+        return VerifiedAttestation(publicKey: publicKey, receipt: object.receipt, receiptStatus: receiptStatus,
+                                   authenticatorData: authData, certificate: leaf)
+    }
+
+    /// The embedded receipt against the receipt anchors: type ATTEST, the
+    /// attested App ID, field 3 equal to the credential certificate.
+    func receiptStatus(_ object: AttestationObject, at time: Date) async -> ReceiptStatus {
+        let verifier = ReceiptVerifier(anchors: receiptAnchors)
+        do {
+            _ = try await verifier.verify(
+                receipt: object.receipt, at: time, appId: appId, type: .attest, attestedCertificate: object.certificates.first)
+            return .verified
+        } catch {
+            return .failed(error)
+        }
     }
 
     /// Step 1's chain: exactly [credential certificate, intermediate], both
@@ -132,16 +182,17 @@ public struct AttestationVerifier: Sendable {
         guard let leaf = certificates.first else {
             throw AppAttestError(.missingCertificates, "x5c is empty")
         }
-        var verifier = Verifier(rootCertificates: CertificateStore(anchors)) {
-            RFC5280Policy(fixedExpiryValidationTime: time)
+        let path: [Certificate]
+        switch await CertificatePath.validate(leaf: leaf, intermediates: Array(certificates.dropFirst()), anchors: anchors, at: time) {
+        case .success(let validated): path = validated
+        case .failure(let failure):
+            throw AppAttestError(.certificateChainInvalid, "credential certificate \(CertificatePath.describe(failure, at: time))")
         }
-        let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(certificates.dropFirst()))
-        guard case .validCertificate(let path) = result else {
-            throw AppAttestError(.certificateChainInvalid, "credential certificate does not chain to a trust anchor at \(time)")
-        }
-        // The path must be credential certificate → x5c[1] → anchor: a CA sent
-        // first (a reordered x5c) validates on its own but is no credential.
-        guard path.count == 3, path[1] == certificates[1] else {
+        // The path must run credential certificate → x5c[1] (→ anchor): a CA
+        // sent first (a reordered x5c) validates on its own but is no
+        // credential. Any certificate of the store is an anchor, so the path
+        // may end at x5c[1] itself, or at the credential certificate.
+        guard path.count == 1 || path[1] == certificates[1] else {
             throw AppAttestError(.certificateChainInvalid, "x5c[1] is not the issuer of the credential certificate")
         }
         return leaf

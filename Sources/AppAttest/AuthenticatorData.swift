@@ -41,7 +41,19 @@ public struct AuthenticatorData: Sendable, Hashable {
     /// whether or not ED is set: iOS 27 sends one with ED clear).
     public let extensions: CBORValue?
 
-    public init(bytes: [UInt8]) throws(AppAttestError) {
+    /// Where the authenticator data comes from, which fixes what may follow
+    /// the 37-byte header.
+    public enum Layout: Sendable, Hashable {
+        /// Attested credential data when AT is set, then an optional map;
+        /// ED set with nothing after the key is malformed.
+        case attestation
+        /// No credential data whatever the flags (real assertions set AT
+        /// with none); after the header, nothing or exactly one CBOR map
+        /// (ctap2 rules), which iOS 27 devices append. The flags decide nothing.
+        case assertion
+    }
+
+    public init(bytes: [UInt8], layout: Layout = .attestation) throws(AppAttestError) {
         guard bytes.count >= Self.fixedLength else {
             throw Self.malformed("authenticator data has \(bytes.count) bytes, at least 37 needed")
         }
@@ -51,7 +63,7 @@ public struct AuthenticatorData: Sendable, Hashable {
         signCount = bytes[33..<37].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
 
         var offset = Self.fixedLength
-        if flags.contains(.attestedCredentialData) && offset < bytes.count {
+        if layout == .attestation && flags.contains(.attestedCredentialData) && offset < bytes.count {
             guard bytes.count - offset >= 18 else {
                 throw Self.malformed("attested credential data cut short (aaguid and id length need 18 bytes)")
             }
@@ -86,7 +98,7 @@ public struct AuthenticatorData: Sendable, Hashable {
             } catch {
                 throw Self.malformed("trailing extension data: \(error)")
             }
-        } else if flags.contains(.extensionData) {
+        } else if layout == .attestation && flags.contains(.extensionData) {
             throw Self.malformed("ED flag set but no extension data follows")
         } else {
             extensions = nil

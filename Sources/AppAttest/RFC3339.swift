@@ -52,8 +52,21 @@ public enum RFC3339 {
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
-    /// `YYYY-MM-DDTHH:MM:SSZ`, or with milliseconds when `fractional`.
+    /// Latest instant written: 9999-12-31T23:59:59Z.
+    static let latest: Double = 253_402_300_799
+    /// Earliest instant written: 0000-01-01T00:00:00Z.
+    static let earliest: Double = -62_167_219_200
+
+    /// Whether `date` is finite and within years 0000–9999 (what RFC 3339 can write).
+    public static func representable(_ date: Date) -> Bool {
+        let total = date.timeIntervalSince1970
+        return total.isFinite && total >= earliest && total <= latest
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`, or with milliseconds when `fractional`;
+    /// `(unrepresentable time)` outside years 0000–9999 or when not finite.
     public static func format(_ date: Date, fractional: Bool = false) -> String {
+        guard representable(date) else { return "(unrepresentable time)" }
         let total = date.timeIntervalSince1970
         let whole = Int(total.rounded(.down))
         let millis = Int(((total - Double(whole)) * 1000).rounded(.down))

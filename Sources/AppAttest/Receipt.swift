@@ -19,6 +19,7 @@ public struct Receipt: Sendable {
     static let sha256OID: ASN1ObjectIdentifier = [2, 16, 840, 1, 101, 3, 4, 2, 1]
     static let ecdsaWithSHA256OID: ASN1ObjectIdentifier = [1, 2, 840, 10045, 4, 3, 2]
     static let messageDigestOID: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 9, 4]
+    static let contentTypeOID: ASN1ObjectIdentifier = [1, 2, 840, 113549, 1, 9, 3]
 
     /// One payload field.
     public struct Field: Sendable, Hashable {
@@ -191,19 +192,35 @@ public struct Receipt: Sendable {
         }
     }
 
+    /// The message digest of the signed attributes, which must also carry a
+    /// content-type attribute of id-data (RFC 5652 §5.3).
     static func findMessageDigest(_ attributes: ASN1Node) throws -> [UInt8] {
         guard case .constructed(let list) = attributes.content else { throw malformed("signed attributes not constructed") }
+        var digest: [UInt8]? = nil
+        var contentType: ASN1ObjectIdentifier? = nil
         for attribute in list {
             var parts = try children(attribute, .sequence, "Attribute")
-            guard let type = parts.next(), let values = parts.next() else { throw malformed("attribute shape") }
-            if try ASN1ObjectIdentifier(berEncoded: type) == messageDigestOID {
-                guard case .constructed(let set) = values.content else { throw malformed("messageDigest values") }
-                var setNodes = set.makeIterator()
-                guard let digest = setNodes.next(), setNodes.next() == nil else { throw malformed("one messageDigest value expected") }
-                return try octets(digest, depth: 0)
+            guard let type = parts.next(), let values = parts.next(), parts.next() == nil,
+                  values.identifier == .set, case .constructed(let set) = values.content else {
+                throw malformed("attribute must be SEQUENCE { type, SET OF value }")
+            }
+            var setNodes = set.makeIterator()
+            let oid = try ASN1ObjectIdentifier(berEncoded: type)
+            if oid == messageDigestOID || oid == contentTypeOID {
+                guard let value = setNodes.next(), setNodes.next() == nil else { throw malformed("attribute \(oid) needs exactly one value") }
+                if oid == messageDigestOID {
+                    guard digest == nil else { throw malformed("two messageDigest attributes") }
+                    digest = try octets(value, depth: 0)
+                } else {
+                    guard contentType == nil else { throw malformed("two content-type attributes") }
+                    contentType = try ASN1ObjectIdentifier(berEncoded: value)
+                }
             }
         }
-        throw malformed("signed attributes without messageDigest")
+        guard let contentType else { throw malformed("signed attributes without a content-type attribute") }
+        guard contentType == dataOID else { throw malformed("content-type attribute is \(contentType), not id-data") }
+        guard let digest else { throw malformed("signed attributes without messageDigest") }
+        return digest
     }
 
     /// Parses a payload on its own (`SET OF SEQUENCE { type, version, value }`).

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SwiftASN1
 @_spi(FixedExpiryValidationTime) import X509
 
 extension Receipt {
@@ -39,22 +40,32 @@ public struct VerifiedReceipt: Sendable {
 }
 
 /// Verifies a receipt: signature, chain to Apple Root CA - G3 at the
-/// validation time, then the caller's expectations (App ID, public key,
-/// expiry, freshness). Only the configured anchors are trusted: the receipt
-/// carries its own copy of the root, which is ignored as an anchor.
+/// validation time, the pinned signer, then the caller's expectations (type,
+/// App ID, public key or attested certificate, time window, freshness).
+/// Only the configured anchors are trusted: the receipt carries its own copy
+/// of the root, which is ignored as an anchor.
 public struct ReceiptVerifier: Sendable {
+    /// The receipt-signing marker extension Apple's signer carries
+    /// (1.2.840.113635.100.12.15): what tells it from a developer certificate.
+    public static let signerMarkerOID: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 12, 15]
+
     public let trustAnchors: [Certificate]
 
     public init(trustAnchors: [Certificate]? = nil) throws {
         self.trustAnchors = try trustAnchors ?? [AppleRoots.rootCAG3]
     }
 
+    init(anchors: [Certificate]) { self.trustAnchors = anchors }
+
     /// - Parameters:
     ///   - appId: when given, field 2 must equal it.
     ///   - publicKey: when given (X9.63 or SPKI), field 3's certificate must hold it.
     ///   - maxAge: when given, the creation time may be at most this many seconds before `time`.
+    ///   - type: when given, field 6 must be it (`receiptTypeMismatch`).
+    ///   - attestedCertificate: when given, field 3 must be exactly these DER bytes (`receiptKeyMismatch`).
     public func verify(
-        receipt bytes: [UInt8], at time: Date, appId: String? = nil, publicKey: [UInt8]? = nil, maxAge: TimeInterval? = nil
+        receipt bytes: [UInt8], at time: Date, appId: String? = nil, publicKey: [UInt8]? = nil, maxAge: TimeInterval? = nil,
+        type: Receipt.Kind? = nil, attestedCertificate: [UInt8]? = nil
     ) async throws(AppAttestError) -> VerifiedReceipt {
         let receipt = try Receipt(bytes: bytes)
         let certificates: [Certificate]
@@ -70,15 +81,20 @@ public struct ReceiptVerifier: Sendable {
         }
         try Self.checkSignature(receipt, signer: signer)
 
-        var verifier = Verifier(rootCertificates: CertificateStore(trustAnchors)) {
-            RFC5280Policy(fixedExpiryValidationTime: time)
+        let path: [Certificate]
+        switch await CertificatePath.validate(leaf: signer, intermediates: certificates.filter { $0 != signer },
+                                              anchors: trustAnchors, at: time) {
+        case .success(let validated): path = validated
+        case .failure(let failure):
+            throw AppAttestError(.receiptChainInvalid, "receipt signer \(CertificatePath.describe(failure, at: time))")
         }
-        let intermediates = CertificateStore(certificates.filter { $0 != signer })
-        guard case .validCertificate = await verifier.validate(leaf: signer, intermediates: intermediates) else {
-            throw AppAttestError(.receiptChainInvalid, "receipt signer does not chain to a trust anchor at \(time)")
-        }
-        guard receipt.kind != nil, let created = receipt.creationTime, let receiptAppId = receipt.appId else {
+        try Self.checkSigner(path)
+
+        guard let kind = receipt.kind, let created = receipt.creationTime, let receiptAppId = receipt.appId else {
             throw AppAttestError(.malformedReceipt, "receipt lacks a type (6), creation time (12) or App ID (2)")
+        }
+        if let type, kind != type {
+            throw AppAttestError(.receiptTypeMismatch, "receipt type is \(kind.rawValue), expected \(type.rawValue)")
         }
         if let appId, receiptAppId != appId {
             throw AppAttestError(.receiptAppIdMismatch, "receipt App ID is \"\(receiptAppId)\", expected \"\(appId)\"")
@@ -91,13 +107,47 @@ public struct ReceiptVerifier: Sendable {
                 throw AppAttestError(.receiptKeyMismatch, "field 3's certificate does not hold the stored public key")
             }
         }
+        if let attestedCertificate, receipt.attestedCertificate != attestedCertificate {
+            throw AppAttestError(.receiptKeyMismatch, "field 3 is not the attestation's credential certificate")
+        }
+        try Self.checkTimes(receipt, created: created, at: time)
+        if let maxAge, created < time.addingTimeInterval(-maxAge) {
+            throw AppAttestError(.receiptTooOld, "receipt created \(RFC3339.format(created, fractional: true)), more than \(maxAge) s before")
+        }
+        return VerifiedReceipt(receipt)
+    }
+
+    /// The signer is pinned, not just chained (Apple Root CA - G3 also
+    /// certifies the CAs of developer certificates): an end-entity
+    /// certificate with the marker extension, allowing digitalSignature when
+    /// it has a key usage, issued by the chain's one intermediate.
+    static func checkSigner(_ path: [Certificate]) throws(AppAttestError) {
+        guard let signer = path.first else { throw AppAttestError(.receiptSignerInvalid, "empty signer path") }
+        func refuse(_ reason: String) -> AppAttestError { AppAttestError(.receiptSignerInvalid, "receipt signer \(signer.subject) \(reason)") }
+        guard !CertificatePath.isCertificateAuthority(signer) else { throw refuse("is a CA certificate") }
+        guard signer.extensions[oid: signerMarkerOID] != nil else {
+            throw refuse("lacks the receipt-signing marker extension \(signerMarkerOID)")
+        }
+        guard CertificatePath.allowsDigitalSignature(signer) else { throw refuse("has a key usage without digitalSignature") }
+        // [signer, intermediate, root], or [signer, intermediate] when the store holds the intermediate itself.
+        guard path.count >= 2, path.count <= 3, !CertificatePath.isSelfIssued(path[1]) else {
+            throw refuse("is not issued by exactly one intermediate below the anchor")
+        }
+    }
+
+    /// Both sides of the time window: not created after `time` (compared at
+    /// whole seconds, the precision of certificate times and of the vectors'
+    /// validation times), not before field 19, not after field 21.
+    static func checkTimes(_ receipt: Receipt, created: Date, at time: Date) throws(AppAttestError) {
+        if created.timeIntervalSince1970.rounded(.down) > time.timeIntervalSince1970 {
+            throw AppAttestError(.receiptNotYetValid, "receipt created \(RFC3339.format(created, fractional: true)), after \(RFC3339.format(time))")
+        }
+        if let notBefore = receipt.notBefore, time < notBefore {
+            throw AppAttestError(.receiptNotYetValid, "receipt not valid before \(RFC3339.format(notBefore, fractional: true))")
+        }
         if let expiry = receipt.expirationTime, time > expiry {
             throw AppAttestError(.receiptExpired, "receipt expired at \(RFC3339.format(expiry))")
         }
-        if let maxAge, created < time.addingTimeInterval(-maxAge) {
-            throw AppAttestError(.receiptTooOld, "receipt created \(RFC3339.format(created, fractional: true)), more than \(Int(maxAge)) s before")
-        }
-        return VerifiedReceipt(receipt)
     }
 
     /// ECDSA with SHA-256 by the signer's key over the payload, or over the

@@ -26,14 +26,20 @@ public enum AppAttestGenerator {
             "Expired": "validation time after a certificate's notAfter",
             "NotYetValid": "validation time before a certificate's notBefore",
             "ValidityBoundary": "validation time exactly at notBefore or notAfter: valid under RFC 5280 (inclusive), which the reference follows; OpenSSL treats notAfter itself as expired",
+            "ClockTolerance": "one second outside a validity period: strict RFC 5280 rejects it; some libraries allow a skew",
+            "ReceiptRequired": "input requireReceipt is true: the embedded receipt's error is the attestation's (spec/app-attest.md, Receipt); an implementation that does not check receipts accepts it",
         ]
         attestation.group("App Attest attestation (spec/app-attest.md steps 1-9)")
         for c in vectors.cases() {
             var spec = vectors.baseline()
             c.mutate(&spec)
-            let (input, publicKey) = try vectors.build(spec)
-            let output: [String: JSONValue]? = c.error == nil
-                ? ["publicKey": .b64(publicKey), "counter": .int(Int64(spec.signCount)), "receipt": .b64(vectors.receipt)] : nil
+            let (input, publicKey, receiptBytes) = try vectors.build(spec)
+            var output: [String: JSONValue]? = nil
+            if c.error == nil {
+                output = ["publicKey": .b64(publicKey), "counter": .int(Int64(spec.signCount)), "receipt": .b64(receiptBytes),
+                          "receiptStatus": .string(spec.receiptStatus)]
+                if let extensions = spec.extensions { output?["extensions"] = .string(extensions.diagnostic) }
+            }
             attestation.add(id: "attestation-\(c.id)", comment: c.comment, flags: c.flags, input: input, error: c.error, output: output,
                             acceptable: c.flags.contains("ValidityBoundary"))
         }
@@ -43,13 +49,18 @@ public enum AppAttestGenerator {
                                           title: "Assertions: baselines and one mutation per verification step and parse failure",
                                           source: source)
         assertion.notes = ["Tampered": "bytes or fields changed after signing", "Replay": "counter not above the stored one"]
+        assertion.notes["Extensions"] = "authenticator data followed by a CBOR map, as iOS 27 devices send; the flags byte decides nothing"
         assertion.group("App Attest assertion (spec/app-attest.md assertion steps 1-5)")
         for c in vectors.assertionCases() {
             var spec = AssertionSpec()
             c.mutate(&spec)
             let input = try vectors.buildAssertion(spec)
-            assertion.add(id: "assertion-\(c.id)", comment: c.comment, flags: c.flags, input: input, error: c.error,
-                          output: c.error == nil ? ["counter": .int(Int64(spec.counter))] : nil)
+            var output: [String: JSONValue]? = nil
+            if c.error == nil {
+                output = ["counter": .int(Int64(spec.counter))]
+                if let extensions = spec.extensions { output?["extensions"] = .string(extensions.diagnostic) }
+            }
+            assertion.add(id: "assertion-\(c.id)", comment: c.comment, flags: c.flags, input: input, error: c.error, output: output)
         }
         written.append(try write(assertion, "assertion.json", folder))
 
@@ -57,7 +68,8 @@ public enum AppAttestGenerator {
                                         title: "Receipts: CMS SignedData in Apple's BER shape, baselines and mutations",
                                         source: source)
         receipt.notes = ["Tampered": "bytes or fields changed after signing", "Expired": "after notAfter",
-                         "NotYetValid": "before notBefore"]
+                         "NotYetValid": "before notBefore",
+                         "ClockTolerance": "one second outside a validity period: strict RFC 5280 rejects it; some libraries allow a skew"]
         receipt.group("App Attest receipt (spec/app-attest.md, Receipt)")
         for c in vectors.receiptCases() {
             let (input, output) = try vectors.buildReceipt(c)

@@ -30,12 +30,16 @@ struct AssertionSpec {
     var form: Form = .der
     var authData: [UInt8]? = nil
     var trailing: [UInt8] = []
+    /// The map encoded into `trailing`, when it is one (the expected `extensions` output).
+    var extensions: CBORValue? = nil
     var publicKey: [UInt8]? = nil
     var structure: (([UInt8], [UInt8]) -> CBORValue)? = nil
     var bytes: (([UInt8]) -> [UInt8])? = nil
 }
 
 typealias AssertionCase = MutationCase<AssertionSpec>
+
+extension AssertionSpec: TrailingMapSpec {}
 
 extension AppAttestVectors {
     func assertionAuthData(_ spec: AssertionSpec) -> [UInt8] {
@@ -91,6 +95,10 @@ extension AppAttestVectors {
             },
             AssertionCase("baseline::flags-up", "flags 0x41", nil) { $0.flags = 0x41 },
             AssertionCase("baseline::flags-zero", "flags 0x00", nil) { $0.flags = 0x00 },
+            AssertionCase("baseline::flags-80", "flags 0x80 (ED) and nothing after the header: the flags decide nothing", nil, flags: ["Extensions"]) {
+                $0.flags = 0x80
+            },
+            AssertionCase("baseline::flags-c0", "flags 0xC0 (AT, ED) and nothing after the header", nil, flags: ["Extensions"]) { $0.flags = 0xC0 },
             AssertionCase("baseline::empty-client-data", "empty client data", nil) { $0.clientData = [] },
             AssertionCase("baseline::long-client-data", "4 KiB of client data", nil) { $0.clientData = [UInt8](repeating: 0x61, count: 4096) },
             AssertionCase("baseline::json-client-data", "client data as JSON with a challenge", nil) {
@@ -98,9 +106,17 @@ extension AppAttestVectors {
             },
             AssertionCase("baseline::extension-map", "ED set (AT clear) with an extension map", nil) {
                 $0.flags = 0x80
-                $0.trailing = CBOREncoder.canonical(.map([(.text("k"), .int(1))]))
+                $0.appendMap(.map([(.text("k"), .int(1))]))
             },
         ]
+        // spec/app-attest.md (Assertion): after the 37 bytes, exactly one ctap2 map, whatever the flags.
+        for flags: UInt8 in [0x40, 0xC0, 0x80, 0x00] {
+            let name = String(format: "%02x", flags)
+            list.append(AssertionCase("ios27::flags-\(name)-apple-map", "flags 0x\(name) with the apple_* map iOS 27 appends", nil, flags: ["Extensions"]) {
+                $0.flags = flags
+                $0.appendMap(AppleExtensions.map)
+            })
+        }
         for (i, counter) in [UInt32(2), 3, 10, 1000, 65_536, 16_777_216, 0x8000_0000].enumerated() {
             list.append(AssertionCase("baseline::counter-\(counter)", "counter \(counter) after \(counter - 1)", nil) {
                 $0.counter = counter
@@ -226,11 +242,26 @@ extension AppAttestVectors {
                 $0.authData = Array(self.assertionAuthData(AssertionSpec()).prefix(36))
             },
             AssertionCase("authdata::empty", "empty authenticator data", "malformedAuthenticatorData", flags: [T]) { $0.authData = [] },
-            AssertionCase("authdata::ed-without-extensions", "ED set, nothing follows", "malformedAuthenticatorData", flags: [T]) { $0.flags = 0xC0 },
             AssertionCase("authdata::trailing-garbage", "a zero byte after the 37 bytes", "malformedAuthenticatorData", flags: [T]) { $0.trailing = [0] },
             AssertionCase("authdata::trailing-two-maps", "two maps after the 37 bytes", "malformedAuthenticatorData", flags: [T]) { $0.trailing = [0xA0, 0xA0] },
             AssertionCase("authdata::credential-cut", "AT set with 10 bytes of credential data", "malformedAuthenticatorData", flags: [T]) {
                 $0.trailing = [UInt8](repeating: 0x61, count: 10)
+            },
+            AssertionCase("authdata::trailing-array", "a CBOR array after the header", "malformedAuthenticatorData", flags: [T]) {
+                $0.trailing = CBOREncoder.canonical(.array([.int(1)]))
+            },
+            AssertionCase("authdata::trailing-map-then-byte", "the apple_* map followed by one byte", "malformedAuthenticatorData", flags: [T]) {
+                $0.trailing = CBOREncoder.canonical(AppleExtensions.map) + [0x00]
+            },
+            AssertionCase("authdata::trailing-map-unsorted", "a map whose keys are not in ctap2 order", "malformedAuthenticatorData", flags: [T]) {
+                // {"bb": 1, "a": 2}: longer key first breaks ctap2's length-first order.
+                $0.trailing = [0xA2, 0x62, 0x62, 0x62, 0x01, 0x61, 0x61, 0x02]
+            },
+            AssertionCase("authdata::trailing-map-indefinite", "an indefinite-length map", "malformedAuthenticatorData", flags: [T]) {
+                $0.trailing = [0xBF, 0x61, 0x6B, 0x01, 0xFF]
+            },
+            AssertionCase("authdata::trailing-credential-data", "attested credential data (aaguid, id, key) after the header", "malformedAuthenticatorData", flags: [T]) {
+                $0.trailing = AppAttestEnvironment.production.aaguid + [0x00, 0x20] + self.keyId + self.coseKey(self.coseEntries)
             },
         ]
         return list

@@ -33,24 +33,68 @@ extension AppAttestVectors {
             AttestationCase("baseline::production", "valid baseline, production aaguid", nil) { _ in },
             AttestationCase("baseline::development", "valid baseline, development aaguid", nil) { $0.environment = .development },
             AttestationCase("baseline::trailing-map-ed-clear", "trailing CBOR map after the COSE key with ED clear, as iOS 27 sends", nil) {
-                $0.trailing = CBOREncoder.canonical(.map([(.text("apple_bundle_version_01"), .text("1")),
-                                                           (.text("apple_validation_category_01"), .bytes([1, 0, 0, 0]))]))
+                $0.appendMap(AppleExtensions.map)
             },
             AttestationCase("baseline::trailing-map-ed-set", "extension map with ED set", nil) {
                 $0.flags = 0xC0
-                $0.trailing = CBOREncoder.canonical(.map([(.text("k"), .int(1))]))
+                $0.appendMap(.map([(.text("k"), .int(1))]))
             },
             AttestationCase("baseline::raw-challenge", "clientDataHash is a 21-byte raw challenge, as in Apple's guide", nil, flags: ["RawChallenge"]) {
                 $0.clientDataHash = Array("test_server_challenge".utf8)
             },
-            AttestationCase("baseline::at-not-before", "validation time exactly at the credential certificate's notBefore", nil, flags: ["ValidityBoundary"]) {
+            AttestationCase("baseline::at-not-before", "validation time exactly at the credential certificate's notBefore (the receipt, made 24 h later, is not yet valid)",
+                            nil, flags: ["ValidityBoundary"]) {
                 $0.validationTime = $0.leafNotBefore
+                $0.receiptStatus = "receiptNotYetValid"
             },
             AttestationCase("baseline::at-not-after", "validation time exactly at the credential certificate's notAfter", nil, flags: ["ValidityBoundary"]) {
                 $0.validationTime = $0.leafNotAfter
             },
             AttestationCase("baseline::flags-up-uv", "UP and UV set besides AT", nil) { $0.flags = 0x45 },
+            // spec/app-attest.md (Verification steps, inputs): any certificate in the trust store is an anchor.
+            AttestationCase("anchors::intermediate-and-root", "the trust store holds the intermediate as well as the root", nil) {
+                $0.anchors = .intermediateAndRoot
+            },
+            AttestationCase("anchors::intermediate-only", "the trust store holds only the intermediate", nil) { $0.anchors = .intermediateOnly },
         ]
+        // spec/app-attest.md (Receipt): the embedded receipt is verified and reported, not part of the nine steps.
+        let receiptReports: [(String, String, String, (inout AttestationSpec) -> Void)] = [
+            ("type-receipt", "the embedded receipt is of type RECEIPT", "receiptTypeMismatch", { $0.receipt = { $0.kind = "RECEIPT" } }),
+            ("other-app", "the embedded receipt names another App ID", "receiptAppIdMismatch", {
+                $0.receipt = { $0.appId = "ABCDE12345.org.attacker.app" }
+            }),
+            ("other-certificate", "field 3 of the receipt is another credential certificate", "receiptKeyMismatch", {
+                let other = self.credentialCertificate
+                $0.receipt = { $0.attestedCertificate = other }
+            }),
+            ("unmarked-signer", "the receipt is signed by a developer certificate of the right CA (no marker)", "receiptSignerInvalid", {
+                $0.receipt = { $0.signer = .unmarked }
+            }),
+            ("apple-anchor", "no receipt anchors given: Apple Root CA - G3, which the test receipt does not chain to", "receiptChainInvalid", {
+                $0.receiptAnchorsGiven = false
+            }),
+            ("not-cms", "the receipt's content type is id-data, not signedData", "malformedReceipt", {
+                $0.receipt = { $0.contentTypeOID = [1, 2, 840, 113549, 1, 7, 1] }
+            }),
+            ("created-later", "the receipt was created an hour after the validation time", "receiptNotYetValid", {
+                let later = now.addingTimeInterval(3600)
+                $0.receipt = { $0.creation = later }
+            }),
+        ]
+        for (name, comment, code, edit) in receiptReports {
+            list.append(AttestationCase("receipt::\(name)", "\(comment): the attestation verifies and reports \(code)", nil) {
+                edit(&$0)
+                $0.receiptStatus = code
+            })
+            list.append(AttestationCase("receipt-required::\(name)", "\(comment), with requireReceipt: the receipt's error is the attestation's",
+                                        code, flags: ["ReceiptRequired"]) {
+                edit(&$0)
+                $0.requireReceipt = true
+            })
+        }
+        list.append(AttestationCase("receipt-required::verified", "requireReceipt with a good receipt", nil, flags: ["ReceiptRequired"]) {
+            $0.requireReceipt = true
+        })
         // Parse failures of the object itself.
         for (fraction, name) in [(0.0, "empty"), (0.001, "1-byte"), (0.1, "10pct"), (0.5, "half"), (0.9, "90pct"), (0.999, "last-byte")] {
             list.append(AttestationCase("parse::truncated-\(name)", "attestation object truncated (\(name))", "malformedAttestationObject", flags: [T]) {
@@ -121,11 +165,13 @@ extension AppAttestVectors {
             AttestationCase("chain::attacker-rooted", "credential certificate issued by an attacker's intermediate with the same names", "certificateChainInvalid", flags: [T]) { $0.chain = .attacker },
             AttestationCase("chain::attacker-anchor", "the configured anchor is the attacker's root", "certificateChainInvalid", flags: [T]) { $0.anchors = .attackerRoot },
             AttestationCase("chain::apple-anchor", "default Apple anchor: the test PKI does not chain to it", "certificateChainInvalid") { $0.anchors = .appleDefault },
+            AttestationCase("chain::ca-without-key-cert-sign", "the intermediate's key usage lacks keyCertSign (RFC 5280 4.2.1.3)", "certificateChainInvalid",
+                            flags: [T]) { $0.chain = .intermediateWithoutKeyCertSign },
             AttestationCase("chain::corrupt-leaf", "credential certificate DER cut in half", "certificateChainInvalid", flags: [T]) { $0.chain = .corruptLeaf },
-            AttestationCase("chain::expired-1s", "validation time one second after notAfter", "certificateChainInvalid", flags: ["Expired"]) {
+            AttestationCase("chain::expired-1s", "validation time one second after notAfter", "certificateChainInvalid", flags: ["Expired", "ClockTolerance"]) {
                 $0.validationTime = $0.leafNotAfter.addingTimeInterval(1)
             },
-            AttestationCase("chain::not-yet-valid-1s", "validation time one second before notBefore", "certificateChainInvalid", flags: ["NotYetValid"]) {
+            AttestationCase("chain::not-yet-valid-1s", "validation time one second before notBefore", "certificateChainInvalid", flags: ["NotYetValid", "ClockTolerance"]) {
                 $0.validationTime = $0.leafNotBefore.addingTimeInterval(-1)
             },
             AttestationCase("chain::expired-long-ago", "certificate expired a year before", "certificateChainInvalid", flags: ["Expired"]) {
@@ -151,6 +197,7 @@ extension AppAttestVectors {
                 $0.clientDataHash[0] ^= 1
             },
             AttestationCase("nonce::hashed-challenge", "the caller hashed a raw challenge the app passed as is", "nonceMismatch") {
+                $0.challenge = Array("test_server_challenge".utf8)
                 $0.nonceClientDataHash = Array("test_server_challenge".utf8)
                 $0.clientDataHash = Array(SHA256.hash(data: Array("test_server_challenge".utf8)))
             },

@@ -9,8 +9,8 @@ import X509
 /// of the baseline; the object is then assembled consistently (the nonce
 /// covers the mutated authenticator data unless the mutation targets it).
 struct AttestationSpec {
-    enum Chain { case standard, leafOnly, empty, withRoot, reversed, attacker, corruptLeaf }
-    enum Anchors { case testRoot, appleDefault, attackerRoot }
+    enum Chain { case standard, leafOnly, empty, withRoot, reversed, attacker, corruptLeaf, intermediateWithoutKeyCertSign }
+    enum Anchors { case testRoot, appleDefault, attackerRoot, intermediateAndRoot, intermediateOnly }
 
     var environment: AppAttestEnvironment = .production
     var appId = AppAttestVectors.appId
@@ -24,7 +24,12 @@ struct AttestationSpec {
     var coseKey: [UInt8]? = nil
     var omitCredentialData = false
     var trailing: [UInt8] = []
+    /// The map encoded into `trailing`, when it is one (the expected `extensions` output).
+    var extensions: CBORValue? = nil
     var clientDataHash = AppAttestVectors.clientDataHash
+    /// The challenge the app hashed; written to the vector only while
+    /// clientDataHash = SHA-256(challenge) holds.
+    var challenge: [UInt8]? = AppAttestVectors.challenge
     /// The clientDataHash the certificate's nonce was computed with, when different.
     var nonceClientDataHash: [UInt8]? = nil
     /// The nonce extension's value from the nonce; nil leaves the extension out.
@@ -40,6 +45,36 @@ struct AttestationSpec {
     var structure: ((AttestationParts) -> CBORValue)? = nil
     /// Changes the final bytes (truncation, trailing bytes).
     var bytes: (([UInt8]) -> [UInt8])? = nil
+    /// Changes the embedded receipt (made for this vector's credential certificate).
+    var receipt: ((inout ReceiptSpec) -> Void)? = nil
+    /// The receipt's anchors: the test receipt root, or none given (Apple Root CA - G3).
+    var receiptAnchorsGiven = true
+    /// Ask the verifier to fail the attestation on a bad receipt.
+    var requireReceipt = false
+    /// What the receipt check reports on a valid attestation.
+    var receiptStatus = "verified"
+}
+
+/// A spec whose authenticator data may end in a CBOR map.
+protocol TrailingMapSpec {
+    var trailing: [UInt8] { get set }
+    var extensions: CBORValue? { get set }
+}
+
+extension TrailingMapSpec {
+    /// Appends `map` after the header (or the COSE key) and expects it back as `extensions`.
+    mutating func appendMap(_ map: CBORValue) {
+        trailing = CBOREncoder.canonical(map)
+        extensions = map
+    }
+}
+
+extension AttestationSpec: TrailingMapSpec {}
+
+/// The map Apple's 2026 sample (iOS 27) appends.
+enum AppleExtensions {
+    static let map: CBORValue = .map([(.text("apple_bundle_version_01"), .text("1")),
+                                      (.text("apple_validation_category_01"), .bytes([1, 0, 0, 0]))])
 }
 
 /// The assembled pieces, for structure mutations.
@@ -74,22 +109,19 @@ enum NonceShapes {
 /// The generated `app-attest-attestation` vectors.
 struct AppAttestVectors {
     static let appId = "ABCDE12345.org.trustsuite.example"
-    static let clientDataHash = Array(SHA256.hash(data: Array("trustsuite attestation challenge".utf8)))
+    static let challenge = Array("trustsuite attestation challenge".utf8)
+    static let clientDataHash = Array(SHA256.hash(data: challenge))
 
     let pki: GeneratorPKI
     let attestation: AttestationPKI
     let receipts: ReceiptPKI
     let credentialKey: P256.Signing.PrivateKey
-    let receipt: [UInt8]
 
     init(pki: GeneratorPKI) throws {
         self.pki = pki
         attestation = try AttestationPKI(pki)
         receipts = try ReceiptPKI(pki)
         credentialKey = pki.p256("credential")
-        var spec = ReceiptSpec(pki: pki)
-        spec.attestedCertificate = try Self.baselineLeaf(pki: pki, attestation: attestation, key: credentialKey)
-        receipt = try ReceiptBuilder(pki: receipts).build(spec).bytes
     }
 
     var keyId: [UInt8] { Array(SHA256.hash(data: credentialKey.publicKey.x963Representation)) }
@@ -130,8 +162,29 @@ struct AppAttestVectors {
         return data + spec.trailing
     }
 
+    /// An intermediate like the test one whose key usage lacks keyCertSign.
+    var weakIntermediate: [UInt8] {
+        get throws {
+            try GeneratorPKI.der(pki.caCertificate(subject: AttestationPKI.intermediateName, key: attestation.intermediateKey,
+                                                   issuer: AttestationPKI.rootName, issuerKey: attestation.rootKey, serial: 3,
+                                                   keyUsage: KeyUsage(digitalSignature: true, cRLSign: true)))
+        }
+    }
+
+    /// The receipt Apple would embed for this credential certificate:
+    /// created 24 h after the certificate's notBefore (as in real data).
+    func embeddedReceipt(_ spec: AttestationSpec, leaf: [UInt8]) throws -> [UInt8] {
+        var receiptSpec = ReceiptSpec(pki: pki)
+        receiptSpec.attestedCertificate = leaf
+        receiptSpec.clientHash = spec.clientDataHash
+        receiptSpec.creation = spec.leafNotBefore.addingTimeInterval(86_400 - 10)
+        receiptSpec.environment = spec.environment == .production ? "production" : "sandbox"
+        spec.receipt?(&receiptSpec)
+        return try ReceiptBuilder(pki: receipts).build(receiptSpec).bytes
+    }
+
     /// Builds the object and the vector input for a spec.
-    func build(_ spec: AttestationSpec) throws -> (input: [String: JSONValue], publicKey: [UInt8]) {
+    func build(_ spec: AttestationSpec) throws -> (input: [String: JSONValue], publicKey: [UInt8], receipt: [UInt8]) {
         let data = authData(spec)
         var hasher = SHA256()
         hasher.update(data: data)
@@ -154,7 +207,9 @@ struct AppAttestVectors {
         case .reversed: x5c = [attestation.intermediate, leaf]
         case .attacker: x5c = [leaf, attestation.attackerIntermediate]
         case .corruptLeaf: x5c = [Array(leaf.prefix(leaf.count / 2)), attestation.intermediate]
+        case .intermediateWithoutKeyCertSign: x5c = [leaf, try weakIntermediate]
         }
+        let receipt = try embeddedReceipt(spec, leaf: leaf)
         let parts = AttestationParts(fmt: spec.fmt, x5c: x5c, receipt: receipt, authData: data)
         var object = CBOREncoder.canonical(spec.structure?(parts) ?? parts.standard)
         if let mutate = spec.bytes { object = mutate(object) }
@@ -163,11 +218,19 @@ struct AppAttestVectors {
             "appId": .string(spec.appId), "environment": .string(spec.environment.rawValue),
             "validationTime": .string(RFC3339.format(spec.validationTime)),
         ]
+        if let challenge = spec.challenge, Array(SHA256.hash(data: challenge)) == spec.clientDataHash {
+            input["challenge"] = .b64(challenge)
+        }
         switch spec.anchors {
         case .testRoot: input["trustAnchorsPem"] = .array([.string(GeneratorPKI.pem(attestation.root))])
         case .attackerRoot: input["trustAnchorsPem"] = .array([.string(GeneratorPKI.pem(attestation.attackerRoot))])
+        case .intermediateAndRoot:
+            input["trustAnchorsPem"] = .array([.string(GeneratorPKI.pem(attestation.root)), .string(GeneratorPKI.pem(attestation.intermediate))])
+        case .intermediateOnly: input["trustAnchorsPem"] = .array([.string(GeneratorPKI.pem(attestation.intermediate))])
         case .appleDefault: break
         }
-        return (input, Array(credentialKey.publicKey.x963Representation))
+        if spec.receiptAnchorsGiven { input["receiptTrustAnchorsPem"] = .array([.string(GeneratorPKI.pem(receipts.root))]) }
+        if spec.requireReceipt { input["requireReceipt"] = .bool(true) }
+        return (input, Array(credentialKey.publicKey.x963Representation), receipt)
     }
 }

@@ -73,7 +73,7 @@ struct GeneratorPKI {
     /// A CA certificate (P-384) valid from 2020 to 2045.
     func caCertificate(
         subject: String, key: P384.Signing.PrivateKey, issuer: String, issuerKey: P384.Signing.PrivateKey,
-        serial: Int, notBefore: Date? = nil, notAfter: Date? = nil
+        serial: Int, notBefore: Date? = nil, notAfter: Date? = nil, keyUsage: KeyUsage = KeyUsage(keyCertSign: true, cRLSign: true)
     ) throws -> Certificate {
         try Certificate(
             version: .v3, serialNumber: .init(serial), publicKey: .init(key.publicKey),
@@ -82,7 +82,7 @@ struct GeneratorPKI {
             issuer: try Self.name(issuer), subject: try Self.name(subject), signatureAlgorithm: .ecdsaWithSHA384,
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
-                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                Critical(keyUsage)
             },
             issuerPrivateKey: .init(issuerKey))
     }
@@ -90,11 +90,12 @@ struct GeneratorPKI {
     /// An end-entity certificate with a P-256 key and optional raw extensions.
     func leafCertificate(
         subject: String, key: P256.Signing.PublicKey, issuer: String, issuerKey: P384.Signing.PrivateKey,
-        serial: Int, notBefore: Date, notAfter: Date, extra: [Certificate.Extension]
+        serial: Int, notBefore: Date, notAfter: Date, extra: [Certificate.Extension],
+        keyUsage: KeyUsage = KeyUsage(digitalSignature: true)
     ) throws -> Certificate {
         var extensions = try Certificate.Extensions {
             Critical(BasicConstraints.notCertificateAuthority)
-            Critical(KeyUsage(digitalSignature: true))
+            Critical(keyUsage)
         }
         for item in extra { try extensions.append(item) }
         return try Certificate(
@@ -135,11 +136,52 @@ struct AttestationPKI {
     }
 }
 
+/// A key that signs receipts: Apple's signer is P-256; the pinning vectors
+/// also sign with the CAs' own P-384 keys.
+enum ReceiptSigningKey {
+    case p256(P256.Signing.PrivateKey)
+    case p384(P384.Signing.PrivateKey)
+
+    /// ECDSA with SHA-256 over `bytes`, DER.
+    func sign(_ bytes: [UInt8]) throws -> [UInt8] {
+        let digest = SHA256.hash(data: bytes)
+        switch self {
+        case .p256(let key): return Array(try key.signature(for: digest).derRepresentation)
+        case .p384(let key): return Array(try key.signature(for: digest).derRepresentation)
+        }
+    }
+}
+
+/// Who signs a receipt, and the certificates the receipt carries.
+struct ReceiptSigner {
+    let key: ReceiptSigningKey
+    let certificate: Certificate
+    let certificates: [[UInt8]]
+}
+
 /// The receipt side: "Fraud Receipt Signing" ← "Application Integration CA 5" ← "Root CA - G3" shapes.
+/// The signer carries the receipt-signing marker extension, as Apple's does.
 struct ReceiptPKI {
     static let rootName = "TrustSuite Test Root CA - G3"
     static let intermediateName = "TrustSuite Test Application Integration CA 5 - G1"
     static let signerName = "TrustSuite Test Application Attestation Fraud Receipt Signing"
+    static let developerName = "TrustSuite Test Developer Certificate"
+    static let weakIntermediateName = "TrustSuite Test Integration CA without keyCertSign"
+
+    /// Signers the pinning vectors use besides Apple's shape.
+    enum SignerChoice {
+        case standard
+        /// A leaf of the right CA without the marker (a developer certificate).
+        case unmarked
+        /// The intermediate signs with its own key and certificate.
+        case intermediate
+        /// The root signs with its own key and certificate.
+        case root
+        /// The signer's name and marker, but a key usage of keyCertSign only.
+        case wrongUsage
+        /// A marked signer issued by an intermediate whose key usage lacks keyCertSign.
+        case caWithoutKeyCertSign
+    }
 
     let rootKey: P384.Signing.PrivateKey
     let intermediateKey: P384.Signing.PrivateKey
@@ -150,8 +192,10 @@ struct ReceiptPKI {
     let signerCertificate: Certificate
     let signerNotBefore: Date
     let signerNotAfter: Date
+    private let pki: GeneratorPKI
 
     init(_ pki: GeneratorPKI) throws {
+        self.pki = pki
         rootKey = pki.p384("receipt-root")
         intermediateKey = pki.p384("receipt-intermediate")
         signerKey = pki.p256("receipt-signer")
@@ -163,7 +207,49 @@ struct ReceiptPKI {
         signerNotAfter = pki.now.addingTimeInterval(365 * 86_400)
         signerCertificate = try pki.leafCertificate(
             subject: Self.signerName, key: signerKey.publicKey, issuer: Self.intermediateName, issuerKey: intermediateKey,
-            serial: 13, notBefore: signerNotBefore, notAfter: signerNotAfter, extra: [])
+            serial: 13, notBefore: signerNotBefore, notAfter: signerNotAfter, extra: [Self.marker])
         signer = try GeneratorPKI.der(signerCertificate)
+    }
+
+    /// The receipt-signing marker extension (1.2.840.113635.100.12.15), value NULL.
+    static var marker: Certificate.Extension {
+        Certificate.Extension(oid: ReceiptVerifier.signerMarkerOID, critical: false, value: [0x05, 0x00])
+    }
+
+    func signer(_ choice: SignerChoice) throws -> ReceiptSigner {
+        switch choice {
+        case .standard:
+            return ReceiptSigner(key: .p256(signerKey), certificate: signerCertificate, certificates: [signer, intermediate, root])
+        case .unmarked:
+            let key = pki.p256("developer")
+            let certificate = try pki.leafCertificate(
+                subject: Self.developerName, key: key.publicKey, issuer: Self.intermediateName, issuerKey: intermediateKey,
+                serial: 14, notBefore: signerNotBefore, notAfter: signerNotAfter, extra: [])
+            return ReceiptSigner(key: .p256(key), certificate: certificate,
+                                 certificates: [try GeneratorPKI.der(certificate), intermediate, root])
+        case .intermediate:
+            return ReceiptSigner(key: .p384(intermediateKey), certificate: try Certificate(derEncoded: intermediate),
+                                 certificates: [intermediate, root])
+        case .root:
+            return ReceiptSigner(key: .p384(rootKey), certificate: try Certificate(derEncoded: root), certificates: [root])
+        case .wrongUsage:
+            let key = pki.p256("wrong-usage-signer")
+            let certificate = try pki.leafCertificate(
+                subject: Self.signerName, key: key.publicKey, issuer: Self.intermediateName, issuerKey: intermediateKey,
+                serial: 15, notBefore: signerNotBefore, notAfter: signerNotAfter, extra: [Self.marker],
+                keyUsage: KeyUsage(keyCertSign: true))
+            return ReceiptSigner(key: .p256(key), certificate: certificate,
+                                 certificates: [try GeneratorPKI.der(certificate), intermediate, root])
+        case .caWithoutKeyCertSign:
+            let weakKey = pki.p384("weak-intermediate")
+            let weak = try GeneratorPKI.der(pki.caCertificate(
+                subject: Self.weakIntermediateName, key: weakKey, issuer: Self.rootName, issuerKey: rootKey, serial: 16,
+                keyUsage: KeyUsage(digitalSignature: true, cRLSign: true)))
+            let certificate = try pki.leafCertificate(
+                subject: Self.signerName, key: signerKey.publicKey, issuer: Self.weakIntermediateName, issuerKey: weakKey,
+                serial: 17, notBefore: signerNotBefore, notAfter: signerNotAfter, extra: [Self.marker])
+            return ReceiptSigner(key: .p256(signerKey), certificate: certificate,
+                                 certificates: [try GeneratorPKI.der(certificate), weak, root])
+        }
     }
 }

@@ -35,6 +35,10 @@ struct ReceiptSpec {
     var payloadOverride: [UInt8]? = nil
     var contentTypeOID: [UInt] = [1, 2, 840, 113549, 1, 7, 2]
     var twoSigners = false
+    /// Who signs (the pinning vectors).
+    var signer: ReceiptPKI.SignerChoice = .standard
+    /// The content-type signed attribute: id-data, absent, or another type.
+    var contentTypeAttribute: [UInt]? = [1, 2, 840, 113549, 1, 7, 1]
 
     init(pki: GeneratorPKI) {
         creation = pki.now.addingTimeInterval(-10)
@@ -75,20 +79,21 @@ struct ReceiptBuilder {
         if spec.signedAttributes {
             var digest = Array(SHA256.hash(data: payload))
             if spec.wrongMessageDigest { digest[0] ^= 1 }
-            let content = TLV.sequence(TLV.oid([1, 2, 840, 113549, 1, 9, 3]), TLV.set([TLV.oid([1, 2, 840, 113549, 1, 7, 1])]))
-                + TLV.sequence(TLV.oid([1, 2, 840, 113549, 1, 9, 4]), TLV.set([TLV.octets(digest)]))
+            let contentType = spec.contentTypeAttribute.map { TLV.sequence(TLV.oid([1, 2, 840, 113549, 1, 9, 3]), TLV.set([TLV.oid($0)])) } ?? []
+            let content = contentType + TLV.sequence(TLV.oid([1, 2, 840, 113549, 1, 9, 4]), TLV.set([TLV.octets(digest)]))
             attributes = TLV.node(0xA0, content)
             signed = TLV.node(0x31, content)
         }
-        let key = spec.otherSignerKey ? P256.Signing.PrivateKey() : pki.signerKey
-        let signature = Array(try key.signature(for: signed).derRepresentation)
+        let signer = try pki.signer(spec.signer)
+        let key: ReceiptSigningKey = spec.otherSignerKey ? .p256(P256.Signing.PrivateKey()) : signer.key
+        let signature = try key.sign(signed)
         var sentPayload = payload
         if spec.tamperPayload, let last = sentPayload.indices.last { sentPayload[last] ^= 0x01 }
 
         var serializer = DER.Serializer()
-        try serializer.serialize(pki.signerCertificate.issuer)
+        try serializer.serialize(signer.certificate.issuer)
         let issuer = serializer.serializedBytes
-        var serial = Array(pki.signerCertificate.serialNumber.bytes)
+        var serial = Array(signer.certificate.serialNumber.bytes)
         if spec.signerSerialOffset != 0, let last = serial.indices.last { serial[last] &+= UInt8(spec.signerSerialOffset) }
         var signerInfo = TLV.integer(1) + TLV.sequence(issuer, TLV.node(0x02, serial))
             + algorithm(spec.digestOID, null: spec.digestWithNull)
@@ -99,10 +104,10 @@ struct ReceiptBuilder {
 
         let certificateList: [[UInt8]]
         switch spec.certificates {
-        case .apple: certificateList = [pki.signer, pki.intermediate, pki.root]
-        case .signerOnly: certificateList = [pki.signer]
-        case .withoutSigner: certificateList = [pki.intermediate, pki.root]
-        case .derOrder: certificateList = [pki.signer, pki.intermediate, pki.root].sorted { $0.lexicographicallyPrecedes($1) }
+        case .apple: certificateList = signer.certificates
+        case .signerOnly: certificateList = Array(signer.certificates.prefix(1))
+        case .withoutSigner: certificateList = Array(signer.certificates.dropFirst())
+        case .derOrder: certificateList = signer.certificates.sorted { $0.lexicographicallyPrecedes($1) }
         }
         let certificates = TLV.node(0xA0, certificateList.flatMap { $0 })
         let digestAlgorithms = TLV.set([algorithm(spec.digestOID, null: spec.digestWithNull)])

@@ -19,6 +19,7 @@ struct ReceiptCase {
 }
 
 extension AppAttestVectors {
+    /// The credential certificate named in field 3 of the receipt vectors.
     var credentialCertificate: [UInt8] {
         (try? Self.baselineLeaf(pki: pki, attestation: attestation, key: credentialKey)) ?? []
     }
@@ -37,12 +38,12 @@ extension AppAttestVectors {
         var receiptType = base
         receiptType.kind = "RECEIPT"
         receiptType.riskMetric = 3
-        receiptType.notBefore = now.addingTimeInterval(86_400)
+        receiptType.notBefore = now.addingTimeInterval(-3600)
 
         let list: [ReceiptCase] = [
             make("baseline::attest-ber", "ATTEST receipt in Apple's BER form (indefinite lengths, 1000-byte chunks)", nil) { _ in },
             make("baseline::attest-der", "ATTEST receipt in DER", nil) { $0.spec.ber = false },
-            make("baseline::receipt-type", "RECEIPT with risk metric 3 and not-before", nil) { $0.spec = receiptType },
+            make("baseline::receipt-type", "RECEIPT with risk metric 3 and a not-before (19) an hour before the validation time", nil) { $0.spec = receiptType },
             make("baseline::risk-metric-0", "RECEIPT with risk metric 0", nil) {
                 $0.spec = receiptType
                 $0.spec.riskMetric = 0
@@ -84,12 +85,55 @@ extension AppAttestVectors {
             make("chain::attestation-anchor", "anchor is another root (the attestation test root)", "receiptChainInvalid") {
                 $0.anchorsPem = [GeneratorPKI.pem(self.attestation.root)]
             },
-            make("chain::signer-expired", "validation time one second after the signer's notAfter", "receiptChainInvalid", flags: ["Expired"]) {
+            make("chain::signer-expired", "validation time one second after the signer's notAfter", "receiptChainInvalid", flags: ["Expired", "ClockTolerance"]) {
                 $0.validationTime = self.receipts.signerNotAfter.addingTimeInterval(1)
                 $0.spec.expiration = nil
             },
-            make("chain::signer-not-yet-valid", "validation time one second before the signer's notBefore", "receiptChainInvalid", flags: ["NotYetValid"]) {
+            make("chain::signer-not-yet-valid", "validation time one second before the signer's notBefore", "receiptChainInvalid", flags: ["NotYetValid", "ClockTolerance"]) {
                 $0.validationTime = self.receipts.signerNotBefore.addingTimeInterval(-1)
+            },
+            // spec/app-attest.md (Receipt): the signer is pinned, not just chained.
+            make("signer::unmarked-leaf", "signed by a leaf of the right intermediate without the receipt-signing marker (a developer certificate)",
+                 "receiptSignerInvalid", flags: [T]) { $0.spec.signer = .unmarked },
+            make("signer::intermediate-key", "signed by the intermediate's own key and certificate", "receiptSignerInvalid", flags: [T]) {
+                $0.spec.signer = .intermediate
+            },
+            make("signer::root-key", "signed by the root's own key and certificate", "receiptSignerInvalid", flags: [T]) { $0.spec.signer = .root },
+            make("signer::wrong-usage", "the signer's name and marker, but a key usage of keyCertSign without digitalSignature",
+                 "receiptSignerInvalid", flags: [T]) { $0.spec.signer = .wrongUsage },
+            make("chain::ca-without-key-cert-sign", "marked signer issued by an intermediate whose key usage lacks keyCertSign (RFC 5280 4.2.1.3)",
+                 "receiptChainInvalid", flags: [T]) { $0.spec.signer = .caWithoutKeyCertSign },
+            // spec/app-attest.md (Receipt): time is checked on both sides; signed attributes name id-data.
+            make("time::created-after-validation", "creation time (12) an hour after the validation time", "receiptNotYetValid", flags: [T]) {
+                $0.spec.creation = now.addingTimeInterval(3600)
+            },
+            make("time::created-1s-after-validation", "creation time (12) one second after the validation time", "receiptNotYetValid",
+                 flags: [T, "ClockTolerance"]) { $0.spec.creation = now.addingTimeInterval(1) },
+            make("time::created-at-validation", "creation time (12) equal to the validation time", nil) { $0.spec.creation = now },
+            make("time::before-not-before", "RECEIPT whose not-before (19) is a day after the validation time", "receiptNotYetValid") {
+                $0.spec = receiptType
+                $0.spec.notBefore = now.addingTimeInterval(86_400)
+            },
+            make("time::1s-before-not-before", "RECEIPT whose not-before (19) is one second after the validation time", "receiptNotYetValid",
+                 flags: ["ClockTolerance"]) {
+                $0.spec = receiptType
+                $0.spec.notBefore = now.addingTimeInterval(1)
+            },
+            make("time::at-not-before", "RECEIPT whose not-before (19) is the validation time", nil) {
+                $0.spec = receiptType
+                $0.spec.notBefore = now
+            },
+            make("time::a-day-after-expiration", "validation time a day after field 21", "receiptExpired") {
+                $0.spec.expiration = now.addingTimeInterval(-86_400)
+                $0.spec.creation = now.addingTimeInterval(-90 * 86_400)
+            },
+            make("cms::content-type-attribute-missing", "signed attributes without the content-type attribute", "malformedReceipt", flags: [T]) {
+                $0.spec.signedAttributes = true
+                $0.spec.contentTypeAttribute = nil
+            },
+            make("cms::content-type-attribute-not-data", "content-type attribute names signedData, not id-data", "malformedReceipt", flags: [T]) {
+                $0.spec.signedAttributes = true
+                $0.spec.contentTypeAttribute = [1, 2, 840, 113549, 1, 7, 2]
             },
             make("app-id::other", "App ID expected for another app", "receiptAppIdMismatch") { $0.appId = "ABCDE12345.org.trustsuite.other" },
             make("app-id::receipt-for-other-app", "receipt names another app", "receiptAppIdMismatch", flags: [T]) {
@@ -103,7 +147,7 @@ extension AppAttestVectors {
                 $0.spec.attestedCertificate = [1, 2, 3]
                 $0.publicKey = key
             },
-            make("expiry::after-expiration", "validation time after field 21", "receiptExpired") {
+            make("expiry::after-expiration", "validation time one second after field 21", "receiptExpired", flags: ["ClockTolerance"]) {
                 $0.spec.expiration = now.addingTimeInterval(-1)
                 $0.spec.creation = now.addingTimeInterval(-90 * 86_400)
             },

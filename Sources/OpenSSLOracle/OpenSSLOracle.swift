@@ -72,6 +72,8 @@ public enum OpenSSLOracle {
         defer { X509_STORE_CTX_free(context) }
         guard X509_STORE_CTX_init(context, store, leafCert, untrusted) == 1 else { return false }
         X509_VERIFY_PARAM_set_time(X509_STORE_CTX_get0_param(context), time_t(time))
+        // Any certificate of the store is an anchor, as in the reference.
+        X509_VERIFY_PARAM_set_flags(X509_STORE_CTX_get0_param(context), UInt(X509_V_FLAG_PARTIAL_CHAIN))
         let ok = X509_verify_cert(context) == 1
         ERR_clear_error()
         return ok
@@ -115,6 +117,7 @@ public enum OpenSSLOracle {
         guard let store = makeStore(anchors) else { return nil }
         defer { X509_STORE_free(store) }
         X509_VERIFY_PARAM_set_time(X509_STORE_get0_param(store), time_t(time))
+        X509_VERIFY_PARAM_set_flags(X509_STORE_get0_param(store), UInt(X509_V_FLAG_PARTIAL_CHAIN))
         guard let out = BIO_new(BIO_s_mem()) else { return nil }
         defer { BIO_free(out) }
         let ok = CMS_verify(cms, nil, store, nil, out, UInt32(CMS_BINARY)) == 1

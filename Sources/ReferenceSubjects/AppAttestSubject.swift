@@ -23,16 +23,17 @@ enum AppAttestSubject {
     }
 
     /// `trustAnchorsPem` (a list of PEM strings), or nil for the default anchor.
-    static func anchors(_ input: JSONValue) throws -> [Certificate]? {
-        guard let list = input["trustAnchorsPem"]?.arrayValue else { return nil }
+    static func anchors(_ input: JSONValue, _ key: String = "trustAnchorsPem") throws -> [Certificate]? {
+        guard let value = input[key] else { return nil }
+        guard let list = value.arrayValue else { throw ReferenceInputError("\(key) must be a list of PEM strings") }
         var anchors: [Certificate] = []
         for item in list {
             guard let pem = item.stringValue, let ders = PEM.certificates(in: pem) else {
-                throw ReferenceInputError("trustAnchorsPem holds a malformed PEM certificate")
+                throw ReferenceInputError("\(key) holds a malformed PEM certificate")
             }
             for der in ders {
                 guard let certificate = try? Certificate(derEncoded: der) else {
-                    throw ReferenceInputError("trustAnchorsPem certificate does not parse")
+                    throw ReferenceInputError("\(key) certificate does not parse")
                 }
                 anchors.append(certificate)
             }
@@ -49,17 +50,23 @@ enum AppAttestSubject {
         guard let environment = AppAttestEnvironment(rawValue: environmentName) else {
             throw ReferenceInputError("environment must be development or production")
         }
+        let requireReceipt = input["requireReceipt"]?.boolValue ?? false
         let verifier = try AttestationVerifier(appId: try string(input, "appId"), environment: environment,
-                                               trustAnchors: try anchors(input))
+                                               trustAnchors: try anchors(input),
+                                               receiptAnchors: try anchors(input, "receiptTrustAnchorsPem"),
+                                               requireReceipt: requireReceipt)
         do {
             let verified = try await verifier.verify(
                 attestationObject: try bytes(input, "attestationObject"), keyId: try bytes(input, "keyId"),
                 clientDataHash: try bytes(input, "clientDataHash"), at: try time(input, "validationTime"))
-            return SubjectAnswer(.valid, output: .object([
+            var output: [String: JSONValue] = [
                 "publicKey": .string(BinaryText.base64(verified.publicKey)),
                 "counter": .int(Int64(verified.counter)),
                 "receipt": .string(BinaryText.base64(verified.receipt)),
-            ]))
+                "receiptStatus": .string(verified.receiptStatus.description),
+            ]
+            if let extensions = verified.extensions { output["extensions"] = .string(extensions.diagnostic) }
+            return SubjectAnswer(.valid, output: .object(output))
         } catch let error as AppAttestError {
             return rejected(error)
         }
@@ -76,7 +83,9 @@ enum AppAttestSubject {
             let verified = try AssertionVerifier(appId: try string(input, "appId")).verify(
                 assertion: try bytes(input, "assertion"), clientData: try bytes(input, "clientData"),
                 publicKey: key, previousCounter: counter)
-            return SubjectAnswer(.valid, output: .object(["counter": .int(Int64(verified.counter))]))
+            var output: [String: JSONValue] = ["counter": .int(Int64(verified.counter))]
+            if let extensions = verified.extensions { output["extensions"] = .string(extensions.diagnostic) }
+            return SubjectAnswer(.valid, output: .object(output))
         } catch let error as AppAttestError {
             return rejected(error)
         }

@@ -72,16 +72,28 @@ enum RealData {
 
     static func docs(_ type: String) -> [[String: Any]] { documents.filter { $0["type"] as? String == type } }
 
+    /// When a real receipt can be checked: the document's timestamp was taken
+    /// on the client, up to a minute before Apple created the receipt, and a
+    /// refreshed receipt is valid only from its not-before (field 19); the
+    /// spec rejects a receipt before either (`receiptNotYetValid`).
+    static func receiptValidationTime(_ bytes: [UInt8], recordedAt timestamp: Date) -> Date {
+        guard let receipt = try? AppAttest.Receipt(bytes: bytes) else { return timestamp }
+        return [timestamp, receipt.creationTime, receipt.notBefore].compactMap { $0 }.max() ?? timestamp
+    }
+
     static var attestations: [Attestation] {
         var out = docs("attestation").map { doc in
-            Attestation(
+            let object = b64(doc["attestationBase64"])
+            let recorded = timestamp(doc["timestamp"]) ?? Date(timeIntervalSince1970: 0)
+            // spec/app-attest.md: the embedded receipt's creation time is the best validation time.
+            let time = (try? AttestationObject(bytes: object)).map { receiptValidationTime($0.receipt, recordedAt: recorded) } ?? recorded
+            return Attestation(
                 name: "veehaitch/\(doc["file"] ?? "")",
-                object: b64(doc["attestationBase64"]), keyId: b64(doc["keyIdBase64"]),
+                object: object, keyId: b64(doc["keyIdBase64"]),
                 clientDataHash: b64(doc["clientDataHashSha256Base64"]),
                 appId: "\(doc["teamIdentifier"] ?? "").\(doc["bundleIdentifier"] ?? "")",
                 environment: AppAttestEnvironment(rawValue: doc["environment"] as? String ?? "") ?? .production,
-                time: timestamp(doc["timestamp"]) ?? Date(timeIntervalSince1970: 0),
-                publicKeySPKI: pem(doc["publicKey"]))
+                time: time, publicKeySPKI: pem(doc["publicKey"]))
         }
         for name in ["validation_guide_2024_ios18", "validation_guide_2026_ios27"] {
             guard let data = Locations.external("app-attest/apple-docs/\(name).json"),
@@ -110,10 +122,12 @@ enum RealData {
     static var receipts: [Receipt] {
         docs("receipt").map { doc in
             let properties = doc["properties"] as? [String: Any] ?? [:]
+            let bytes = b64(doc["receiptBase64"])
+            let recorded = timestamp(doc["timestamp"]) ?? Date(timeIntervalSince1970: 0)
             return Receipt(
-                name: "veehaitch/\(doc["file"] ?? "")/\(doc["id"] ?? "")", receipt: b64(doc["receiptBase64"]),
+                name: "veehaitch/\(doc["file"] ?? "")/\(doc["id"] ?? "")", receipt: bytes,
                 appId: "\(doc["teamIdentifier"] ?? "").\(doc["bundleIdentifier"] ?? "")",
-                time: timestamp(doc["timestamp"]) ?? Date(timeIntervalSince1970: 0),
+                time: receiptValidationTime(bytes, recordedAt: recorded),
                 publicKeySPKI: pem(doc["publicKey"]), kind: properties["type"] as? String ?? "",
                 creationTime: timestamp(properties["creationTime"]),
                 riskMetric: properties["riskMetric"] as? Int, environment: properties["environment"] as? String ?? "")

@@ -31,6 +31,7 @@ struct RealDataTests {
         } catch let error as AppAttestError {
             return error.code
         } catch {
+            Issue.record("a foreign error is neither an acceptance nor a rejection: \(error)")
             return nil
         }
     }
@@ -44,6 +45,7 @@ struct RealDataTests {
             #expect(verified.publicKey == Array(key.x963Representation))
         }
         #expect(Array(SHA256.hash(data: verified.publicKey)) == a.keyId)
+        #expect(verified.receiptStatus == .verified, "receipt: \(verified.receiptStatus)")
         if a.name.contains("2026") {
             #expect(verified.authenticatorData.extensions?["apple_bundle_version_01"]?.textValue == "1")
         }
@@ -63,6 +65,40 @@ struct RealDataTests {
         #expect(await code { _ = try await verify(a, time: afterExpiry) } == .certificateChainInvalid)
         let beforeStart = leaf.notValidBefore.addingTimeInterval(-1)
         #expect(await code { _ = try await verify(a, time: beforeStart) } == .certificateChainInvalid)
+    }
+
+    /// Any certificate of the store is an anchor: Apple's intermediate beside
+    /// the root, or alone, validates the same attestations.
+    @Test(arguments: RealData.attestations)
+    func intermediateInTheStoreIsAnAnchor(_ a: RealData.Attestation) async throws {
+        let object = try AttestationObject(bytes: a.object)
+        let intermediate = try Certificate(derEncoded: object.certificates[1])
+        for anchors in [[try AppleRoots.appAttestationRoot, intermediate], [intermediate]] {
+            let verifier = try AttestationVerifier(appId: a.appId, environment: a.environment, trustAnchors: anchors)
+            let verified = try await verifier.verify(attestationObject: a.object, keyId: a.keyId, clientDataHash: a.clientDataHash, at: a.time)
+            #expect(verified.counter == 0)
+        }
+    }
+
+    /// `requireReceipt` turns the reported receipt status into the verdict.
+    @Test(arguments: RealData.attestations)
+    func requiredReceipt(_ a: RealData.Attestation) async throws {
+        let required = try AttestationVerifier(appId: a.appId, environment: a.environment, requireReceipt: true)
+        let verified = try await required.verify(attestationObject: a.object, keyId: a.keyId, clientDataHash: a.clientDataHash, at: a.time)
+        #expect(verified.receiptStatus == .verified)
+        // An hour before the receipt was made the chain is valid (notBefore is 24 h earlier) but the receipt is not yet.
+        let object = try AttestationObject(bytes: a.object)
+        let created = try #require(try AppAttest.Receipt(bytes: object.receipt).creationTime)
+        let early = created.addingTimeInterval(-3600)
+        #expect(await code { _ = try await required.verify(attestationObject: a.object, keyId: a.keyId, clientDataHash: a.clientDataHash, at: early) }
+                == .receiptNotYetValid)
+        let reported = try await verify(a, time: early)
+        #expect(reported.receiptStatus == .failed(AppAttestError(.receiptNotYetValid, "")))
+        // The receipt anchored elsewhere: reported, and fatal only when required.
+        let otherAnchor = try AttestationVerifier(appId: a.appId, environment: a.environment,
+                                                  receiptAnchors: [try AppleRoots.appAttestationRoot])
+        let other = try await otherAnchor.verify(attestationObject: a.object, keyId: a.keyId, clientDataHash: a.clientDataHash, at: a.time)
+        #expect(other.receiptStatus.description == "receiptChainInvalid")
     }
 
     @Test(arguments: RealData.attestations)
@@ -119,9 +155,21 @@ struct RealDataTests {
         #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: r.time, appId: r.appId + "x") } == .receiptAppIdMismatch)
         let otherKey = P256.Signing.PrivateKey().publicKey.x963Representation
         #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: r.time, publicKey: Array(otherKey)) } == .receiptKeyMismatch)
+        let parsed = try AppAttest.Receipt(bytes: r.receipt)
+        let created = try #require(parsed.creationTime)
+        #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: created.addingTimeInterval(-1)) } == .receiptNotYetValid)
+        if let notBefore = parsed.notBefore {
+            #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: notBefore.addingTimeInterval(-1)) } == .receiptNotYetValid)
+        }
+        if let expiry = parsed.expirationTime {
+            #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: expiry.addingTimeInterval(1)) } == .receiptExpired)
+        }
+        #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: r.time, type: .attest) }
+                == (parsed.kind == .attest ? nil : .receiptTypeMismatch))
         let later = r.time.addingTimeInterval(600)
-        #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: later, maxAge: 300) } == .receiptTooOld)
-        #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: later, maxAge: 3600) } == nil)
+        let age = later.timeIntervalSince(created)
+        #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: later, maxAge: age - 1) } == .receiptTooOld)
+        #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: later, maxAge: age + 1) } == nil)
     }
 
     @Test(arguments: RealData.receipts)
