@@ -125,6 +125,8 @@ let package = Package(
         ),
         .testTarget(name: "ReferenceSubjectsTests", dependencies: ["ReferenceSubjects", "ConformanceKit", "TestSupport"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"]),
+        // Runs the built `trustsuite` binary as a user does (input forms, hostile arguments).
+        .testTarget(name: "CLITests", dependencies: ["trustsuite", "TestSupport", "ConformanceKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

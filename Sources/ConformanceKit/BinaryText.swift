@@ -50,6 +50,43 @@ public enum BinaryText {
         Data(base64Encoded: text).map { [UInt8]($0) }
     }
 
+    /// The forms a server really stores binary values in: standard base64 or
+    /// base64url, with or without padding, surrounded by or broken with
+    /// white space, after a UTF-8 byte-order mark. nil when the text is none
+    /// of these (or empty).
+    public static func base64Lenient(_ text: some Sequence<UInt8>) -> [UInt8]? {
+        var bytes = Array(text)
+        if bytes.starts(with: utf8BOM) { bytes.removeFirst(utf8BOM.count) }
+        var alphabet: [UInt8] = []
+        alphabet.reserveCapacity(bytes.count + 3)
+        var padding = 0
+        for byte in bytes {
+            switch byte {
+            case 0x09, 0x0A, 0x0D, 0x20: continue
+            case 0x3D:  // '=' only at the end, at most two
+                padding += 1
+            case _ where padding > 0: return nil
+            case 0x2D: alphabet.append(0x2B)  // '-' → '+'
+            case 0x5F: alphabet.append(0x2F)  // '_' → '/'
+            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2B, 0x2F: alphabet.append(byte)
+            default: return nil
+            }
+        }
+        guard !alphabet.isEmpty, padding <= 2, alphabet.count % 4 != 1 else { return nil }
+        if padding > 0, (alphabet.count + padding) % 4 != 0 { return nil }
+        alphabet += [UInt8](repeating: 0x3D, count: (4 - alphabet.count % 4) % 4)
+        return Data(base64Encoded: Data(alphabet)).map { [UInt8]($0) }
+    }
+
+    /// A file's content as binary: the decoded bytes when the whole file is
+    /// base64 text in any form ``base64Lenient(_:)`` accepts, else the bytes
+    /// as they are.
+    public static func binaryOrBase64(_ content: [UInt8]) -> [UInt8] {
+        base64Lenient(content) ?? content
+    }
+
+    static let utf8BOM: [UInt8] = [0xEF, 0xBB, 0xBF]
+
     /// Standard base64 with padding.
     public static func base64(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString()

@@ -14,44 +14,6 @@ struct VerifyCommand: AsyncParsableCommand {
     )
 }
 
-/// Shared input handling of the verify and inspect commands.
-enum InputFiles {
-    /// A file's bytes, base64-decoded when the whole file is base64 text.
-    static func object(_ path: String) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else { Console.fail("cannot read \(path)") }
-        let bytes = [UInt8](data)
-        let text = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
-        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
-        if !text.isEmpty, text.allSatisfy({ alphabet.contains($0) }), let decoded = Data(base64Encoded: text) {
-            return [UInt8](decoded)
-        }
-        return bytes
-    }
-
-    static func base64(_ text: String, _ option: String) -> [UInt8] {
-        guard let bytes = BinaryText.base64(text) else { Console.fail("\(option) is not standard base64") }
-        return bytes
-    }
-
-    static func time(_ text: String) -> Date {
-        guard let date = RFC3339.parse(text) else { Console.fail("--time must be RFC 3339, e.g. 2024-04-18T16:14:54Z") }
-        return date
-    }
-
-    static func anchors(_ paths: [String]) -> [Certificate]? {
-        guard !paths.isEmpty else { return nil }
-        return paths.flatMap { path -> [Certificate] in
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8), let ders = PEM.certificates(in: text) else {
-                Console.fail("--anchor \(path) holds no PEM certificate")
-            }
-            return ders.map { der in
-                guard let certificate = try? Certificate(derEncoded: der) else { Console.fail("--anchor \(path): certificate does not parse") }
-                return certificate
-            }
-        }
-    }
-}
-
 /// Prints a verdict in text or JSON and exits 0 (valid) or 1 (invalid).
 struct Verdict {
     var fields: [(String, JSONValue)]
@@ -85,22 +47,28 @@ struct VerifyAttestationCommand: AsyncParsableCommand {
         commandName: "attestation",
         abstract: "Verify an attestation object (the 9 steps of spec/app-attest.md).",
         discussion: """
-            FILE holds the object in binary or base64. Give --client-data-hash, or --challenge \
+            FILE holds the object in binary, base64 or base64url. Give --client-data-hash, or --challenge \
             (the raw bytes the app passed to attestKey, as in Apple's samples) with --hash-challenge \
-            when the app passed SHA-256 of it.
+            when the app passed SHA-256 of it. The embedded receipt is verified too and reported as \
+            receiptStatus (verified, or the receipt's error code); --require-receipt makes a bad receipt \
+            fail the attestation with that code.
             """
     )
 
-    @Argument(help: "The attestation object (binary or base64).") var file: String
-    @Option(name: .customLong("key-id"), help: "The key id the app sent (base64).") var keyId: String
-    @Option(name: .customLong("client-data-hash"), help: "The clientDataHash passed to attestKey (base64).") var clientDataHash: String?
-    @Option(name: .long, help: "The challenge (base64), instead of --client-data-hash.") var challenge: String?
+    @Argument(help: "The attestation object (binary, base64 or base64url).") var file: String
+    @Option(name: .customLong("key-id"), help: "The key id the app sent (base64 or base64url).") var keyId: String
+    @Option(name: .customLong("client-data-hash"), help: "The clientDataHash passed to attestKey (base64 or base64url).") var clientDataHash: String?
+    @Option(name: .long, help: "The challenge (base64 or base64url), instead of --client-data-hash.") var challenge: String?
     @Flag(name: .customLong("hash-challenge"), help: "clientDataHash is SHA-256 of --challenge.") var hashChallenge = false
     @Option(name: .customLong("app-id"), help: "TEAMID.bundle.id") var appId: String
     @Option(name: .long, help: "development or production.") var environment: AppAttestEnvironment
     @Option(name: .long, help: "Validation time, RFC 3339.") var time: String
-    @Option(name: .long, help: ArgumentHelp("Trust anchor PEM file (default: Apple App Attestation Root CA; repeatable).", valueName: "pem"))
+    @Option(name: .long, help: ArgumentHelp("Trust anchor file, PEM (one or many certificates) or DER (default: Apple App Attestation Root CA; repeatable).", valueName: "file"))
     var anchor: [String] = []
+    @Option(name: .customLong("receipt-anchor"), help: ArgumentHelp("Anchor of the embedded receipt's chain, PEM or DER (default: Apple Root CA - G3; repeatable).", valueName: "file"))
+    var receiptAnchor: [String] = []
+    @Flag(name: .customLong("require-receipt"), help: "Fail the attestation with the receipt's error code when its receipt does not verify.")
+    var requireReceipt = false
     @Flag(name: .long, help: "Answer in JSON.") var json = false
 
     func validate() throws {
@@ -117,15 +85,17 @@ struct VerifyAttestationCommand: AsyncParsableCommand {
             hash = InputFiles.base64(clientDataHash ?? "", "--client-data-hash")
         }
         let object = InputFiles.object(file)
-        let verifier = try AttestationVerifier(appId: appId, environment: environment, trustAnchors: InputFiles.anchors(anchor))
+        let verifier = try AttestationVerifier(appId: appId, environment: environment, trustAnchors: InputFiles.anchors(anchor),
+                                               receiptAnchors: InputFiles.anchors(receiptAnchor, option: "--receipt-anchor"),
+                                               requireReceipt: requireReceipt)
         do {
             let verified = try await verifier.verify(attestationObject: object, keyId: InputFiles.base64(keyId, "--key-id"),
                                                      clientDataHash: hash, at: InputFiles.time(time))
             var fields: [(String, JSONValue)] = [
                 ("publicKey", .string(BinaryText.base64(verified.publicKey))), ("counter", .int(Int64(verified.counter))),
-                ("receipt", .string(BinaryText.base64(verified.receipt))),
+                ("receiptStatus", .string(verified.receiptStatus.description)), ("receipt", .string(BinaryText.base64(verified.receipt))),
             ]
-            if let extensions = verified.authenticatorData.extensions { fields.append(("extensions", .string(extensions.diagnostic))) }
+            if let extensions = verified.extensions { fields.append(("extensions", .string(extensions.diagnostic))) }
             try Verdict.report(.success(fields), json: json, what: "attestation")
         } catch let error as AppAttestError {
             try Verdict.report(.failure(error), json: json, what: "attestation")
@@ -141,8 +111,8 @@ struct VerifyAssertionCommand: ParsableCommand {
         abstract: "Verify an assertion against the stored public key and counter."
     )
 
-    @Argument(help: "The assertion (binary or base64).") var file: String
-    @Option(name: .customLong("public-key"), help: "The stored public key (base64 of X9.63 or SPKI DER).") var publicKey: String
+    @Argument(help: "The assertion (binary, base64 or base64url).") var file: String
+    @Option(name: .customLong("public-key"), help: "The stored public key: X9.63 or SPKI DER in base64 or base64url, or a PEM PUBLIC KEY.") var publicKey: String
     @Option(name: .customLong("client-data"), help: ArgumentHelp("File holding the client data the app signed.", valueName: "file"))
     var clientData: String
     @Option(name: .customLong("app-id"), help: "TEAMID.bundle.id") var appId: String
@@ -150,14 +120,16 @@ struct VerifyAssertionCommand: ParsableCommand {
     @Flag(name: .long, help: "Answer in JSON.") var json = false
 
     func run() throws {
-        guard let key = ES256.publicKey(InputFiles.base64(publicKey, "--public-key")) else {
+        guard let key = ES256.publicKey(InputFiles.publicKey(publicKey, "--public-key")) else {
             Console.fail("--public-key is not a P-256 key (X9.63 or SPKI DER)")
         }
-        guard let data = FileManager.default.contents(atPath: clientData) else { Console.fail("cannot read \(clientData)") }
+        let data = InputFiles.read(clientData, "--client-data", allowEmpty: true)
         do {
             let verified = try AssertionVerifier(appId: appId).verify(
-                assertion: InputFiles.object(file), clientData: [UInt8](data), publicKey: key, previousCounter: previousCounter)
-            try Verdict.report(.success([("counter", .int(Int64(verified.counter)))]), json: json, what: "assertion")
+                assertion: InputFiles.object(file), clientData: data, publicKey: key, previousCounter: previousCounter)
+            var fields: [(String, JSONValue)] = [("counter", .int(Int64(verified.counter)))]
+            if let extensions = verified.extensions { fields.append(("extensions", .string(extensions.diagnostic))) }
+            try Verdict.report(.success(fields), json: json, what: "assertion")
         } catch let error as AppAttestError {
             try Verdict.report(.failure(error), json: json, what: "assertion")
         }
@@ -170,12 +142,12 @@ struct VerifyReceiptCommand: AsyncParsableCommand {
         abstract: "Verify a receipt: signature, chain to Apple Root CA - G3, and the given expectations."
     )
 
-    @Argument(help: "The receipt (binary or base64).") var file: String
+    @Argument(help: "The receipt (binary, base64 or base64url).") var file: String
     @Option(name: .long, help: "Validation time, RFC 3339.") var time: String
-    @Option(name: .long, help: ArgumentHelp("Trust anchor PEM file (default: Apple Root CA - G3; repeatable).", valueName: "pem"))
+    @Option(name: .long, help: ArgumentHelp("Trust anchor file, PEM (one or many certificates) or DER (default: Apple Root CA - G3; repeatable).", valueName: "file"))
     var anchor: [String] = []
     @Option(name: .customLong("app-id"), help: "Expected App ID (field 2).") var appId: String?
-    @Option(name: .customLong("public-key"), help: "Expected public key of field 3's certificate (base64).") var publicKey: String?
+    @Option(name: .customLong("public-key"), help: "Expected public key of field 3's certificate (base64, base64url or PEM).") var publicKey: String?
     @Option(name: .customLong("max-age"), help: "Largest accepted age of the receipt in seconds.") var maxAge: UInt32?
     @Flag(name: .long, help: "Answer in JSON.") var json = false
 
@@ -184,7 +156,7 @@ struct VerifyReceiptCommand: AsyncParsableCommand {
         do {
             let receipt = try await verifier.verify(
                 receipt: InputFiles.object(file), at: InputFiles.time(time), appId: appId,
-                publicKey: publicKey.map { InputFiles.base64($0, "--public-key") }, maxAge: maxAge.map(TimeInterval.init)).receipt
+                publicKey: publicKey.map { InputFiles.publicKey($0, "--public-key") }, maxAge: maxAge.map(TimeInterval.init)).receipt
             try Verdict.report(.success([
                 ("type", receipt.kind.map { .string($0.rawValue) } ?? .null), ("appId", receipt.appId.map(JSONValue.string) ?? .null),
                 ("creationTime", receipt.creationTimeText.map(JSONValue.string) ?? .null),
