@@ -42,9 +42,21 @@ enum InputFiles {
         return bytes
     }
 
-    /// A public key: X9.63 or SPKI DER in base64 / base64url, or a PEM `PUBLIC KEY` block.
-    static func publicKey(_ text: String, _ option: String) -> [UInt8] {
-        guard text.contains("-----BEGIN PUBLIC KEY-----") else { return base64(text, option) }
+    /// A public key given inline or as a file: X9.63 or SPKI DER in base64 /
+    /// base64url, a PEM `PUBLIC KEY` block, or (a file) the binary DER or point.
+    static func publicKey(_ value: String, _ option: String) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        if !value.contains("-----"), FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory), !isDirectory.boolValue {
+            let content = read(value, option)
+            if content.firstRange(of: Array("-----BEGIN PUBLIC KEY-----".utf8)) != nil {
+                return pemPublicKey(String(decoding: content, as: UTF8.self), option)
+            }
+            return BinaryText.binaryOrBase64(content)
+        }
+        return value.contains("-----BEGIN PUBLIC KEY-----") ? pemPublicKey(value, option) : base64(value, option)
+    }
+
+    static func pemPublicKey(_ text: String, _ option: String) -> [UInt8] {
         let body = text.split(whereSeparator: \.isNewline).filter { !$0.contains("-----") }.joined()
         return base64(body, option)
     }

@@ -112,7 +112,7 @@ struct VerifyAssertionCommand: ParsableCommand {
     )
 
     @Argument(help: "The assertion (binary, base64 or base64url).") var file: String
-    @Option(name: .customLong("public-key"), help: "The stored public key: X9.63 or SPKI DER in base64 or base64url, or a PEM PUBLIC KEY.") var publicKey: String
+    @Option(name: .customLong("public-key"), help: "The stored public key: X9.63 or SPKI DER in base64 or base64url, or a file holding it (binary, base64 or PEM PUBLIC KEY).") var publicKey: String
     @Option(name: .customLong("client-data"), help: ArgumentHelp("File holding the client data the app signed.", valueName: "file"))
     var clientData: String
     @Option(name: .customLong("app-id"), help: "TEAMID.bundle.id") var appId: String
@@ -147,7 +147,7 @@ struct VerifyReceiptCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Trust anchor file, PEM (one or many certificates) or DER (default: Apple Root CA - G3; repeatable).", valueName: "file"))
     var anchor: [String] = []
     @Option(name: .customLong("app-id"), help: "Expected App ID (field 2).") var appId: String?
-    @Option(name: .customLong("public-key"), help: "Expected public key of field 3's certificate (base64, base64url or PEM).") var publicKey: String?
+    @Option(name: .customLong("public-key"), help: "Expected public key of field 3's certificate (base64, base64url, or a file: binary, base64 or PEM).") var publicKey: String?
     @Option(name: .customLong("max-age"), help: "Largest accepted age of the receipt in seconds.") var maxAge: UInt32?
     @Flag(name: .long, help: "Answer in JSON.") var json = false
 

@@ -166,3 +166,68 @@ enum PEMBlocks {
         return BinaryText.base64(String(body))
     }
 }
+
+/// The assertion side of the input forms, on the generated vectors (no
+/// external data needed): base64url objects, a PEM public key, base64url
+/// hashes, and the iOS 27 map in the output.
+@Suite struct AssertionInputFormTests {
+    static func vector(_ id: String) throws -> Vector {
+        let vectors = try #require(try? FixtureVectors.loaded.get()).flatMap(\.vectors)
+        return try #require(vectors.first { $0.id == id })
+    }
+
+    static func bytes(_ v: Vector, _ key: String) throws -> [UInt8] {
+        try #require(v.input[key]?.stringValue.flatMap(BinaryText.base64))
+    }
+
+    @Test func pemPublicKeyAndBase64urlAssertion() throws {
+        let v = try Self.vector("assertion-baseline::spki-key")
+        let folder = try CLI.temporaryFolder()
+        let assertion = folder.appendingPathComponent("assertion.txt")
+        try Data(VerifyInputFormTests.base64url(try Self.bytes(v, "assertion")).utf8).write(to: assertion)
+        let clientData = folder.appendingPathComponent("client-data")
+        try Data(try Self.bytes(v, "clientData")).write(to: clientData)
+        let pem = "-----BEGIN PUBLIC KEY-----\n" + VerifyInputFormTests.wrapped(BinaryText.base64(try Self.bytes(v, "publicKey")), width: 64)
+            + "-----END PUBLIC KEY-----\n"
+        let pemFile = folder.appendingPathComponent("key.pem")
+        try Data(pem.utf8).write(to: pemFile)
+        let derFile = folder.appendingPathComponent("key.der")
+        try Data(try Self.bytes(v, "publicKey")).write(to: derFile)
+        for key in ["--public-key=\(pem)", "--public-key=\(pemFile.path)", "--public-key=\(derFile.path)",
+                    "--public-key=\(VerifyInputFormTests.base64url(try Self.bytes(v, "publicKey")))"] {
+            let outcome = try CLI.run(["verify", "assertion", assertion.path, key, "--client-data", clientData.path,
+                                       "--app-id", try #require(v.input["appId"]?.stringValue), "--previous-counter", "0", "--json"])
+            #expect(outcome.status == 0 && outcome.stdout.contains(#""counter":1"#), "\(outcome)")
+        }
+    }
+
+    @Test func iOS27MapIsShown() throws {
+        let v = try Self.vector("assertion-ios27::flags-40-apple-map")
+        let folder = try CLI.temporaryFolder()
+        let assertion = folder.appendingPathComponent("assertion.bin")
+        try Data(try Self.bytes(v, "assertion")).write(to: assertion)
+        let clientData = folder.appendingPathComponent("client-data")
+        try Data(try Self.bytes(v, "clientData")).write(to: clientData)
+        let outcome = try CLI.run(["verify", "assertion", assertion.path, "--public-key", BinaryText.base64(try Self.bytes(v, "publicKey")),
+                                   "--client-data", clientData.path, "--app-id", try #require(v.input["appId"]?.stringValue),
+                                   "--previous-counter", "0"])
+        #expect(outcome.status == 0 && outcome.stdout.contains("apple_bundle_version_01"), "\(outcome)")
+    }
+
+    /// --client-data-hash and --challenge in base64url without padding.
+    @Test func hashesAsBase64url() throws {
+        let v = try Self.vector("attestation-baseline::production")
+        let folder = try CLI.temporaryFolder()
+        let object = folder.appendingPathComponent("attestation.bin")
+        try Data(try Self.bytes(v, "attestationObject")).write(to: object)
+        let anchor = folder.appendingPathComponent("anchor.pem")
+        try Data((v.input["trustAnchorsPem"]?.arrayValue?.first?.stringValue ?? "").utf8).write(to: anchor)
+        let common = ["verify", "attestation", object.path, "--key-id", VerifyInputFormTests.base64url(try Self.bytes(v, "keyId")),
+                      "--app-id", try #require(v.input["appId"]?.stringValue), "--environment", "production",
+                      "--time", try #require(v.input["validationTime"]?.stringValue), "--anchor", anchor.path]
+        let byHash = try CLI.run(common + ["--client-data-hash", VerifyInputFormTests.base64url(try Self.bytes(v, "clientDataHash"))])
+        #expect(byHash.status == 0, "\(byHash)")
+        let byChallenge = try CLI.run(common + ["--challenge", VerifyInputFormTests.base64url(try Self.bytes(v, "challenge")), "--hash-challenge"])
+        #expect(byChallenge.status == 0, "\(byChallenge)")
+    }
+}
