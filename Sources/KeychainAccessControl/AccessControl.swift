@@ -2,7 +2,8 @@
 public enum KeychainOperation: String, Sendable, Hashable, CaseIterable, Codable {
     case createItem, useItem, createKey, useKeySign, useKeyDecrypt, useKeyKeyExchange, deleteItem
 
-    var isKeyUse: Bool { self == .useKeySign || self == .useKeyDecrypt || self == .useKeyKeyExchange }
+    /// Sign, decrypt or key exchange.
+    public var isKeyUse: Bool { self == .useKeySign || self == .useKeyDecrypt || self == .useKeyKeyExchange }
 }
 
 /// What an operation needs, as stored in the item's ACL.
@@ -63,8 +64,8 @@ public struct AccessControl: Sendable, Hashable {
         if flags.isSuperset(of: [.biometryAny, .biometryCurrentSet]) {
             throw KeychainError(.invalidAccessControl, "biometryAny with biometryCurrentSet")
         }
-        if flags.contains(.userPresence) && !flags.intersection(AccessControlFlags.constraints.subtracting(.userPresence)).isEmpty {
-            throw KeychainError(.invalidAccessControl, "userPresence with another constraint")
+        if flags.contains(.userPresence) && !flags.subtracting(AccessControlFlags.userPresenceCompanions).isEmpty {
+            throw KeychainError(.invalidAccessControl, "userPresence combines only with applicationPassword and privateKeyUsage")
         }
         if synchronizable && protection.isThisDeviceOnly {
             throw KeychainError(.notSynchronizable, "\(protection.longName) items never leave the device")
@@ -85,10 +86,14 @@ public struct AccessControl: Sendable, Hashable {
     }
 
     /// What `operation` needs for this item: the constraint table of the spec.
+    /// With privateKeyUsage the access control has key-use entries only: no
+    /// read, and no creation of an item that is not a key.
     public func rule(for operation: KeychainOperation) -> OperationRule {
         let keyOnly = flags.contains(.privateKeyUsage)
         switch operation {
-        case .createItem, .createKey, .deleteItem:
+        case .createItem:
+            return keyOnly ? .notAllowed : .allowed
+        case .createKey, .deleteItem:
             return .allowed
         case .useItem:
             if keyOnly { return .notAllowed }
@@ -120,29 +125,22 @@ public struct AccessControl: Sendable, Hashable {
         return .needsAuthentication(tree)
     }
 
-    /// One attempt as an app makes it: evaluate with no evidence, and when a
-    /// prompt is needed the user proves `evidence` (nothing proved is a cancel).
+    /// One attempt as an app makes it: evaluate with nothing proved, and when
+    /// a prompt is needed the user answers with `evidence`. The `cancel`
+    /// token is the Cancel button (`userCanceled`); evidence that does not
+    /// satisfy the tree — none at all included — is a failed attempt
+    /// (`authFailed`), as is a prompt the system dismisses.
     public func perform(_ operation: KeychainOperation, device: DeviceState, evidence: Evidence) -> Result<Void, KeychainError> {
         switch evaluate(operation, device: device, evidence: []) {
         case .allowed: return .success(())
         case .denied(let code): return .failure(KeychainError(code, "\(operation.rawValue) denied"))
         case .needsAuthentication(let tree):
-            if evidence.isEmpty { return .failure(KeychainError(.userCanceled, "the user canceled the prompt for \(tree)")) }
+            if evidence.contains(.cancel) { return .failure(KeychainError(.userCanceled, "the user canceled the prompt for \(tree)")) }
             switch evaluate(operation, device: device, evidence: evidence) {
             case .allowed: return .success(())
             case .denied(let code): return .failure(KeychainError(code, "\(operation.rawValue) denied"))
             case .needsAuthentication: return .failure(KeychainError(.authFailed, "what the user proved does not satisfy \(tree)"))
             }
-        }
-    }
-
-    /// LocalAuthentication error → keychain status (spec/access-control.md).
-    public static func keychainCode(forLAError name: String) -> KeychainError.Code {
-        switch name {
-        case "userCancel": return .userCanceled
-        case "notInteractive": return .interactionNotAllowed
-        case "parameter": return .invalidAccessControl
-        default: return .authFailed
         }
     }
 }

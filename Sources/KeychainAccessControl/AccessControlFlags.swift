@@ -21,6 +21,9 @@ public struct AccessControlFlags: OptionSet, Sendable, Hashable {
     /// The user-authentication constraints (combined by `or` / `and`).
     public static let constraints: AccessControlFlags = [.userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .watch]
 
+    /// The only flags userPresence may be combined with (`or` and `and` not included).
+    public static let userPresenceCompanions: AccessControlFlags = [.userPresence, .applicationPassword, .privateKeyUsage]
+
     /// Names accepted in vectors and on the command line, with their flags.
     public static let names: [(String, AccessControlFlags)] = [
         ("userPresence", .userPresence), ("biometryAny", .biometryAny), ("touchIDAny", .biometryAny),

@@ -90,9 +90,12 @@ public struct Evidence: OptionSet, Sendable, Hashable {
     public static let biometry = Evidence(rawValue: 1 << 1)
     public static let companion = Evidence(rawValue: 1 << 2)
     public static let applicationPassword = Evidence(rawValue: 1 << 3)
+    /// Not a proof: the user dismissed the prompt with the Cancel button.
+    public static let cancel = Evidence(rawValue: 1 << 4)
 
     public static let names: [(String, Evidence)] = [
         ("passcode", .passcode), ("biometry", .biometry), ("companion", .companion), ("applicationPassword", .applicationPassword),
+        ("cancel", .cancel),
     ]
 
     public static func parse(_ list: [String]) throws(KeychainError) -> Evidence {

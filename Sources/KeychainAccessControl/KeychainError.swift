@@ -12,7 +12,8 @@ public struct KeychainError: Error, Hashable, Sendable, CustomStringConvertible 
         case itemNotFound
         /// errSecAuthFailed: authentication failed or cannot succeed.
         case authFailed
-        /// errSecNoAccessForItem: the operation is not one this item allows.
+        /// The operation is not one this item's access control has an entry
+        /// for (LAError -1009); the keychain surfaces it as errSecAuthFailed.
         case operationNotAllowed
         /// errSecUserCanceled.
         case userCanceled
@@ -27,8 +28,7 @@ public struct KeychainError: Error, Hashable, Sendable, CustomStringConvertible 
             case .invalidAccessControl, .notSynchronizable: return -50
             case .interactionNotAllowed: return -25308
             case .itemNotFound: return -25300
-            case .authFailed: return -25293
-            case .operationNotAllowed: return -25243
+            case .authFailed, .operationNotAllowed: return -25293
             case .userCanceled: return -128
             case .notAvailable: return -25291
             case .duplicateItem: return -25299

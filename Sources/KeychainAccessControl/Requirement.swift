@@ -68,12 +68,12 @@ public indirect enum Requirement: Sendable, Hashable, CustomStringConvertible {
         isSatisfied(by: [.passcode, .biometry, .companion, .applicationPassword], device: device, enrollment: enrollment)
     }
 
-    /// Whether the tree could have been bound on `device` at creation: a
-    /// biometry constraint needs an enrolled set, a passcode constraint a passcode.
+    /// Whether the tree can be bound on `device` at creation: a biometry
+    /// constraint needs an enrolled set, a passcode constraint a passcode.
+    /// Binding covers every constraint of the tree, under `or` too.
     func isBindable(on device: DeviceState) -> Bool {
         switch self {
-        case .and(let parts): return parts.allSatisfy { $0.isBindable(on: device) }
-        case .or(let parts): return parts.contains { $0.isBindable(on: device) }
+        case .and(let parts), .or(let parts): return parts.allSatisfy { $0.isBindable(on: device) }
         case .constraint(let c):
             let enrolled = device.biometry == .enrolled || device.biometry == .lockout
             switch c {

@@ -10,18 +10,6 @@ public enum UserAnswer: String, Sendable, Hashable, CaseIterable, Codable {
     case biometry, passcode, fail, cancel
 }
 
-/// LAError codes the model returns (LocalAuthentication's raw values).
-public enum LAStatus {
-    public static let authenticationFailed: Int32 = -1
-    public static let userCancel: Int32 = -2
-    public static let userFallback: Int32 = -3
-    public static let passcodeNotSet: Int32 = -5
-    public static let biometryNotAvailable: Int32 = -6
-    public static let biometryNotEnrolled: Int32 = -7
-    public static let biometryLockout: Int32 = -8
-    public static let invalidContext: Int32 = -10
-}
-
 /// An LAContext: what it has proved, until it is invalidated. A context that
 /// has proved what an item needs is reused by later calls without a prompt.
 public struct AuthenticationContext: Sendable, Hashable {
@@ -40,17 +28,17 @@ public struct AuthenticationContext: Sendable, Hashable {
     }
 
     /// canEvaluatePolicy: what keeps `policy` from being evaluated on `device`, or nil.
-    public static func obstacle(_ policy: AuthenticationPolicy, device: DeviceState) -> Int32? {
+    public static func obstacle(_ policy: AuthenticationPolicy, device: DeviceState) -> LAErrorCode? {
         switch policy {
         case .deviceOwnerAuthenticationWithBiometrics:
             switch device.biometry {
-            case .none: return LAStatus.biometryNotAvailable
-            case .notEnrolled: return LAStatus.biometryNotEnrolled
-            case .lockout: return LAStatus.biometryLockout
+            case .none: return .biometryNotAvailable
+            case .notEnrolled: return .biometryNotEnrolled
+            case .lockout: return .biometryLockout
             case .enrolled: return nil
             }
         case .deviceOwnerAuthentication:
-            return device.passcodeSet ? nil : LAStatus.passcodeNotSet
+            return device.passcodeSet ? nil : .passcodeNotSet
         }
     }
 }

@@ -61,4 +61,16 @@ struct StoredItem: Sendable {
         if case .requires = access.rule(for: .useItem) { return true }
         return false
     }
+
+    /// A Secure Enclave key whose access control lacks privateKeyUsage: it
+    /// has no sign, decrypt or key-exchange entry (spec/keychain-flows.md).
+    var lacksKeyUseEntries: Bool {
+        attributes.tokenID == "secureEnclave" && !access.flags.contains(.privateKeyUsage)
+    }
+
+    /// The access decision for this item, with the Secure Enclave rule above.
+    func evaluate(_ operation: KeychainOperation, device: DeviceState, evidence: Evidence) -> Decision {
+        if operation.isKeyUse && lacksKeyUseEntries { return .denied(.operationNotAllowed) }
+        return access.evaluate(operation, device: device, evidence: evidence)
+    }
 }

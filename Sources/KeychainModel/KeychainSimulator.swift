@@ -1,6 +1,16 @@
 import Crypto
 import KeychainAccessControl
 
+/// `kSecUseAuthenticationUI`.
+public enum AuthenticationUI: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Prompt when needed (the default).
+    case allow
+    /// `copyMatching` only: protected items look absent (-25300); any other call answers -50.
+    case skip
+    /// Never prompt: -25308 wherever a prompt would be needed.
+    case fail
+}
+
 /// A query of `copyMatching`, `update`, `delete`, `sign` and `evaluateAccessControl`.
 public struct ItemQuery: Sendable, Hashable {
     public var attributes: ItemAttributes
@@ -8,8 +18,7 @@ public struct ItemQuery: Sendable, Hashable {
     public var returnData = false
     public var returnAttributes = false
     public var returnRef = false
-    /// `useAuthenticationUI: skip`.
-    public var skipUI = false
+    public var authenticationUI: AuthenticationUI = .allow
     public var operationPrompt: String? = nil
 
     public init(attributes: ItemAttributes) { self.attributes = attributes }
@@ -34,9 +43,8 @@ public struct StepOutcome: Sendable, Hashable {
 /// simulated user (spec/keychain-flows.md). Access decisions go through
 /// ``AccessControl/evaluate(_:device:evidence:)``; every prompt is counted.
 public struct KeychainSimulator: Sendable {
-    public static let success: Int32 = 0
-    public static let paramError: Int32 = -50
-    public static let userCanceled: Int32 = -128
+    public static let success = KeychainStatus.success
+    public static let paramError = KeychainStatus.param
 
     public private(set) var device: DeviceState
     var items: [StoredItem] = []
@@ -45,9 +53,6 @@ public struct KeychainSimulator: Sendable {
     public private(set) var totalPrompts = 0
 
     public init(device: DeviceState = DeviceState()) { self.device = device }
-
-    /// Items that still exist (read-only view for tests).
-    public var itemCount: Int { items.count }
 
     /// The access control of the first item matching `query`, if any.
     public func accessControl(matching query: ItemQuery) -> AccessControl? {
@@ -58,19 +63,19 @@ public struct KeychainSimulator: Sendable {
 
     /// `SecItemAdd`. Keys added this way are software P-256 keys.
     public mutating func add(_ attributes: ItemAttributes, protection: ProtectionClass, flags: AccessControlFlags,
-                             data: [UInt8], skipUI: Bool = false) -> StepOutcome {
-        if skipUI { return StepOutcome(status: Self.paramError) }
+                             data: [UInt8], authenticationUI: AuthenticationUI = .allow) -> StepOutcome {
+        if authenticationUI == .skip { return StepOutcome(status: Self.paramError) }
         return store(attributes, protection: protection, flags: flags, data: data, key: attributes.itemClass == .key ? P256.Signing.PrivateKey() : nil)
     }
 
-    /// `SecKeyCreateRandomKey` with `kSecAttrIsPermanent`: a Secure Enclave
-    /// key (`tokenID: secureEnclave`) needs privateKeyUsage.
-    public mutating func generateKey(_ attributes: ItemAttributes, protection: ProtectionClass, flags: AccessControlFlags) -> StepOutcome {
+    /// `SecKeyCreateRandomKey` with `kSecAttrIsPermanent`. A Secure Enclave
+    /// key (`tokenID: secureEnclave`) without privateKeyUsage is generated,
+    /// but its access control has no sign, decrypt or key-exchange entry.
+    public mutating func generateKey(_ attributes: ItemAttributes, protection: ProtectionClass, flags: AccessControlFlags,
+                                     authenticationUI: AuthenticationUI = .allow) -> StepOutcome {
+        if authenticationUI == .skip { return StepOutcome(status: Self.paramError) }
         var attributes = attributes
         attributes.itemClass = .key
-        if attributes.tokenID == "secureEnclave" && !flags.contains(.privateKeyUsage) {
-            return StepOutcome(status: Self.paramError)
-        }
         return store(attributes, protection: protection, flags: flags, data: [], key: P256.Signing.PrivateKey())
     }
 
@@ -83,6 +88,10 @@ public struct KeychainSimulator: Sendable {
         } catch {
             return StepOutcome(status: error.code.osStatus)
         }
+        // A password item under privateKeyUsage: the access control has no entry to create it with.
+        if case .notAllowed = access.rule(for: attributes.itemClass == .key ? .createKey : .createItem) {
+            return StepOutcome(status: KeychainError.Code.operationNotAllowed.osStatus)
+        }
         if items.contains(where: { $0.attributes.primaryKey == attributes.primaryKey }) {
             return StepOutcome(status: KeychainError.Code.duplicateItem.osStatus)
         }
@@ -93,7 +102,6 @@ public struct KeychainSimulator: Sendable {
 
     /// `SecItemCopyMatching`.
     public mutating func copyMatching(_ query: ItemQuery, context: String? = nil, user: UserAnswer? = nil) -> StepOutcome {
-        if let invalid = invalidContextStatus(context) { return StepOutcome(status: invalid) }
         var matches = items.indices.filter { items[$0].attributes.matches(query.attributes) }
         if !query.matchAll { matches = Array(matches.prefix(1)) }
         guard !matches.isEmpty else { return StepOutcome(status: KeychainError.Code.itemNotFound.osStatus) }
@@ -107,9 +115,10 @@ public struct KeychainSimulator: Sendable {
             }
             let needsSecret = query.returnData && item.attributes.itemClass == .genericPassword
             if needsSecret && item.readNeedsAuthentication {
-                if query.skipUI && !satisfied(item, .useItem, context: context, proved: proved) { continue }
-                if let status = authorize(item, .useItem, context: context, user: user, prompts: &prompts, proved: &proved) {
-                    return StepOutcome(status: status, prompts: prompts)
+                if query.authenticationUI == .skip && !satisfied(item, .useItem, context: context, proved: proved) { continue }
+                if let refusal = authorize(item, .useItem, context: context, user: user, ui: query.authenticationUI,
+                                           prompts: &prompts, proved: &proved) {
+                    return StepOutcome(status: refusal.keychainStatus, prompts: prompts)
                 }
             }
             returned.append(index)
@@ -127,7 +136,7 @@ public struct KeychainSimulator: Sendable {
     /// attributes change the primary key (no collision allowed).
     public mutating func update(_ query: ItemQuery, service: String?, account: String?, data: [UInt8]?,
                                 context: String? = nil, user: UserAnswer? = nil) -> StepOutcome {
-        if let invalid = invalidContextStatus(context) { return StepOutcome(status: invalid) }
+        if query.authenticationUI == .skip { return StepOutcome(status: Self.paramError) }
         let matches = items.indices.filter { items[$0].attributes.matches(query.attributes) }
         guard !matches.isEmpty else { return StepOutcome(status: KeychainError.Code.itemNotFound.osStatus) }
         var prompts = 0
@@ -139,11 +148,9 @@ public struct KeychainSimulator: Sendable {
                 return StepOutcome(status: KeychainError.Code.interactionNotAllowed.osStatus, prompts: prompts)
             }
             if data != nil && item.readNeedsAuthentication {
-                if query.skipUI && !satisfied(item, .useItem, context: context, proved: proved) {
-                    return StepOutcome(status: KeychainError.Code.interactionNotAllowed.osStatus, prompts: prompts)
-                }
-                if let status = authorize(item, .useItem, context: context, user: user, prompts: &prompts, proved: &proved) {
-                    return StepOutcome(status: status, prompts: prompts)
+                if let refusal = authorize(item, .useItem, context: context, user: user, ui: query.authenticationUI,
+                                           prompts: &prompts, proved: &proved) {
+                    return StepOutcome(status: refusal.keychainStatus, prompts: prompts)
                 }
             }
             if let service { changed[index].attributes.service = service }
@@ -151,7 +158,7 @@ public struct KeychainSimulator: Sendable {
             if let data { changed[index].data = data }
         }
         let keys = changed.map(\.attributes.primaryKey)
-        if Set(keys.map { $0.map { $0 ?? "\u{0}" } }).count != keys.count {
+        if Set(keys).count != keys.count {
             return StepOutcome(status: KeychainError.Code.duplicateItem.osStatus, prompts: prompts)
         }
         items = changed
@@ -162,7 +169,7 @@ public struct KeychainSimulator: Sendable {
 
     /// `SecItemDelete`: every match, never gated by user presence.
     public mutating func delete(_ query: ItemQuery) -> StepOutcome {
-        if query.skipUI { return StepOutcome(status: Self.paramError) }
+        if query.authenticationUI == .skip { return StepOutcome(status: Self.paramError) }
         let before = items.count
         items.removeAll { $0.attributes.matches(query.attributes) }
         guard items.count < before else { return StepOutcome(status: KeychainError.Code.itemNotFound.osStatus) }
@@ -173,7 +180,7 @@ public struct KeychainSimulator: Sendable {
 
     /// `SecKeyCreateSignature` with a key fetched by `query` (ECDSA P-256, SHA-256).
     public mutating func sign(_ query: ItemQuery, message: [UInt8], context: String? = nil, user: UserAnswer? = nil) -> StepOutcome {
-        if let invalid = invalidContextStatus(context) { return StepOutcome(status: invalid) }
+        if query.authenticationUI == .skip { return StepOutcome(status: Self.paramError) }
         var keyQuery = query.attributes
         keyQuery.itemClass = .key
         guard let index = items.indices.first(where: { items[$0].attributes.matches(keyQuery) }), let key = items[index].key else {
@@ -181,8 +188,9 @@ public struct KeychainSimulator: Sendable {
         }
         var prompts = 0
         var proved: Evidence = []
-        if let status = authorize(items[index], .useKeySign, context: context, user: user, prompts: &prompts, proved: &proved) {
-            return StepOutcome(status: status, prompts: prompts)
+        if let refusal = authorize(items[index], .useKeySign, context: context, user: user, ui: query.authenticationUI,
+                                   prompts: &prompts, proved: &proved) {
+            return StepOutcome(status: refusal.keychainStatus, prompts: prompts)
         }
         var outcome = StepOutcome(status: Self.success, prompts: prompts)
         outcome.signature = (try? key.signature(for: message)).map { Array($0.derRepresentation) }
@@ -195,33 +203,35 @@ public struct KeychainSimulator: Sendable {
     public mutating func evaluatePolicy(_ policy: AuthenticationPolicy, context label: String, user: UserAnswer?) -> StepOutcome {
         if let invalid = invalidContextStatus(label) { return StepOutcome(status: invalid) }
         var context = contexts[label] ?? AuthenticationContext()
-        context.domainState = device.biometry == .none ? nil : device.enrollmentGeneration
         if let obstacle = AuthenticationContext.obstacle(policy, device: device) {
             contexts[label] = context
-            return StepOutcome(status: obstacle)
+            return StepOutcome(status: obstacle.rawValue)
         }
         totalPrompts += 1
         let status: Int32
         switch user {
         case .biometry? where device.biometryUsable:
             context.record(.biometry)
+            // Only a successful biometric evaluation sets the domain state.
+            context.domainState = device.enrollmentGeneration
             status = Self.success
         case .passcode? where policy == .deviceOwnerAuthentication && device.passcodeSet:
             context.record(.passcode)
             status = Self.success
         case .passcode? where policy == .deviceOwnerAuthenticationWithBiometrics:
-            status = LAStatus.userFallback
+            status = LAErrorCode.userFallback.rawValue
         case .cancel?, nil:
-            status = LAStatus.userCancel
+            status = LAErrorCode.userCancel.rawValue
         default:
-            status = LAStatus.authenticationFailed
+            status = LAErrorCode.authenticationFailed.rawValue
         }
         contexts[label] = context
         return StepOutcome(status: status, prompts: 1)
     }
 
     /// `LAContext.evaluateAccessControl` for the item found by `query`: one
-    /// prompt unless the context already satisfies the operation's tree.
+    /// prompt unless the context already satisfies the operation's tree; an
+    /// operation the access control has no entry for answers -1009 unprompted.
     public mutating func evaluateAccessControl(_ query: ItemQuery, operation: KeychainOperation, context label: String,
                                                user: UserAnswer?) -> StepOutcome {
         if let invalid = invalidContextStatus(label) { return StepOutcome(status: invalid) }
@@ -231,29 +241,24 @@ public struct KeychainSimulator: Sendable {
         if contexts[label] == nil { contexts[label] = AuthenticationContext() }
         var prompts = 0
         var proved: Evidence = []
-        guard let status = authorize(item, operation, context: label, user: user, prompts: &prompts, proved: &proved,
-                                     ignoreProtectionClass: true) else {
+        guard let refusal = authorize(item, operation, context: label, user: user, ui: query.authenticationUI, prompts: &prompts,
+                                      proved: &proved, ignoreProtectionClass: true) else {
             return StepOutcome(status: Self.success, prompts: prompts)
         }
-        // LAContext answers with LAError codes.
-        let laStatus: Int32
-        switch status {
-        case Self.userCanceled: laStatus = LAStatus.userCancel
-        case KeychainError.Code.interactionNotAllowed.osStatus: laStatus = status
-        default: laStatus = LAStatus.authenticationFailed
-        }
-        return StepOutcome(status: laStatus, prompts: prompts)
+        return StepOutcome(status: refusal.laStatus, prompts: prompts)
     }
 
-    /// `LAContext.canEvaluatePolicy`: no prompt; updates the context's domain state.
+    /// `LAContext.canEvaluatePolicy`: no prompt. A successful check of the
+    /// biometric policy sets the context's domain state.
     public mutating func canEvaluatePolicy(_ policy: AuthenticationPolicy, context label: String?) -> StepOutcome {
+        let obstacle = AuthenticationContext.obstacle(policy, device: device)
         if let label {
             if let invalid = invalidContextStatus(label) { return StepOutcome(status: invalid) }
             var context = contexts[label] ?? AuthenticationContext()
-            context.domainState = device.biometry == .none ? nil : device.enrollmentGeneration
+            if obstacle == nil && policy == .deviceOwnerAuthenticationWithBiometrics { context.domainState = device.enrollmentGeneration }
             contexts[label] = context
         }
-        return StepOutcome(status: AuthenticationContext.obstacle(policy, device: device) ?? Self.success)
+        return StepOutcome(status: obstacle?.rawValue ?? Self.success)
     }
 
     /// `LAContext.invalidate()`.
@@ -274,42 +279,71 @@ public struct KeychainSimulator: Sendable {
 
     // MARK: - Authorization
 
+    /// Why `authorize` refused: a keychain decision, or what LocalAuthentication answered.
+    enum Refusal {
+        case denied(KeychainError.Code)
+        case localAuthentication(LAErrorCode)
+
+        /// What a SecItem or SecKey call answers.
+        var keychainStatus: Int32 {
+            switch self {
+            case .denied(let code): return code.osStatus
+            case .localAuthentication(let error): return error.keychainStatus
+            }
+        }
+
+        /// What an LAContext call answers.
+        var laStatus: Int32 {
+            switch self {
+            case .denied(.operationNotAllowed): return LAErrorCode.operationNotAllowed.rawValue
+            case .denied(.interactionNotAllowed): return KeychainError.Code.interactionNotAllowed.osStatus
+            case .denied: return LAErrorCode.authenticationFailed.rawValue
+            case .localAuthentication(let error): return error.rawValue
+            }
+        }
+    }
+
+    /// LAContext calls on an invalidated context answer invalidContext (-10).
     func invalidContextStatus(_ label: String?) -> Int32? {
         guard let label, contexts[label]?.invalidated == true else { return nil }
-        return LAStatus.invalidContext
+        return LAErrorCode.invalidContext.rawValue
     }
 
     func satisfied(_ item: StoredItem, _ operation: KeychainOperation, context: String?, proved: Evidence) -> Bool {
         let evidence = proved.union(context.flatMap { contexts[$0]?.evidence } ?? [])
-        return item.access.evaluate(operation, device: device, evidence: evidence) == .allowed
+        return item.evaluate(operation, device: device, evidence: evidence) == .allowed
     }
 
     /// Decides `operation` on `item`, prompting the simulated user when the
-    /// context (and this call) have not proved enough. nil: allowed.
+    /// context (and this call) have not proved enough. nil: allowed. A call
+    /// through an invalidated context that needs authentication fails
+    /// (invalidContext → -25293) without a prompt; `ui: fail` forbids the prompt.
     mutating func authorize(
-        _ item: StoredItem, _ operation: KeychainOperation, context: String?, user: UserAnswer?,
+        _ item: StoredItem, _ operation: KeychainOperation, context: String?, user: UserAnswer?, ui: AuthenticationUI,
         prompts: inout Int, proved: inout Evidence, ignoreProtectionClass: Bool = false
-    ) -> Int32? {
+    ) -> Refusal? {
         var state = device
         if ignoreProtectionClass { state.locked = false; state.unlockedSinceBoot = true }
         let known = proved.union(context.flatMap { contexts[$0]?.evidence } ?? [])
-        switch item.access.evaluate(operation, device: state, evidence: known) {
+        switch item.evaluate(operation, device: state, evidence: known) {
         case .allowed: return nil
-        case .denied(let code): return code.osStatus
+        case .denied(let code): return .denied(code)
         case .needsAuthentication:
+            if let context, contexts[context]?.invalidated == true { return .localAuthentication(.invalidContext) }
+            if ui == .fail { return .localAuthentication(.notInteractive) }
             prompts += 1
             totalPrompts += 1
             let answer: Evidence
             switch user {
-            case .cancel?, nil: return Self.userCanceled
-            case .fail?: return KeychainError.Code.authFailed.osStatus
+            case .cancel?, nil: return .localAuthentication(.userCancel)
+            case .fail?: return .localAuthentication(.authenticationFailed)
             case .biometry?: answer = state.biometryUsable ? .biometry : []
             case .passcode?: answer = state.passcodeSet ? .passcode : []
             }
             proved.formUnion(answer)
             if let context { contexts[context, default: AuthenticationContext()].record(answer) }
-            return item.access.evaluate(operation, device: state, evidence: proved.union(known)) == .allowed
-                ? nil : KeychainError.Code.authFailed.osStatus
+            return item.evaluate(operation, device: state, evidence: proved.union(known)) == .allowed
+                ? nil : .localAuthentication(.authenticationFailed)
         }
     }
 }

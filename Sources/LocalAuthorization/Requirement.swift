@@ -21,6 +21,23 @@ public enum RightRequirement: String, Sendable, Hashable, CaseIterable, Codable 
         }
     }
 
+    /// What keeps a right's key from being saved on `device`: saving binds
+    /// the key's access control as keychain creation does
+    /// (``AccessControl/create(protection:flags:synchronizable:device:)``), so
+    /// a biometric requirement needs enrolled biometry (`biometryNotEnrolled`)
+    /// and the others a passcode (`passcodeNotSet`).
+    public func bindingObstacle(on device: DeviceState) -> LAModelError.Code? {
+        do {
+            _ = try AccessControl.create(protection: .aku, flags: flags, device: device)
+            return nil
+        } catch {
+            switch self {
+            case .biometry, .biometryCurrentSet: return .biometryNotEnrolled
+            case .default, .biometryFallbackPasscode, .devicePasscode: return .passcodeNotSet
+            }
+        }
+    }
+
     /// What keeps the requirement from being evaluated on `device` (checkCanAuthorize), or nil.
     public func obstacle(on device: DeviceState) -> LAModelError.Code? {
         switch self {

@@ -116,10 +116,14 @@ public actor RightStore {
     public init(environment: AuthorizationEnvironment) { self.environment = environment }
 
     /// Saves `right` under `identifier` with an optional secret; returns a new
-    /// persisted right in state unknown backed by a new key.
+    /// persisted right in state unknown backed by a new key. Nothing is
+    /// stored when the key's access control cannot be bound on the device.
     public func saveRight(_ right: Right, identifier: String, secret: [UInt8]? = nil) async throws(LAModelError) -> PersistedRight {
         guard entries[identifier] == nil else {
             throw LAModelError(.duplicateIdentifier, "a right is already saved as \"\(identifier)\"")
+        }
+        if let obstacle = right.requirement.bindingObstacle(on: await environment.device) {
+            throw LAModelError(obstacle, "the right's key cannot be bound: \(right.requirement.rawValue) needs what the device lacks")
         }
         let key = P256.Signing.PrivateKey()
         let bound = await right.requirement == .biometryCurrentSet ? environment.device.enrollmentGeneration : right.boundEnrollment

@@ -59,12 +59,18 @@ public enum KeychainFlowSubject {
         query.returnData = value?["returnData"]?.boolValue ?? false
         query.returnAttributes = value?["returnAttributes"]?.boolValue ?? false
         query.returnRef = value?["returnRef"]?.boolValue ?? false
-        if let ui = value?["useAuthenticationUI"]?.stringValue {
-            guard ui == "allow" || ui == "skip" else { throw ReferenceInputError("useAuthenticationUI must be allow or skip") }
-            query.skipUI = ui == "skip"
-        }
+        query.authenticationUI = try authenticationUI(value)
         query.operationPrompt = value?["operationPrompt"]?.stringValue
         return query
+    }
+
+    /// `useAuthenticationUI`: allow (default), skip or fail.
+    static func authenticationUI(_ value: JSONValue?) throws -> AuthenticationUI {
+        guard let item = value?["useAuthenticationUI"] else { return .allow }
+        guard let name = item.stringValue, let ui = AuthenticationUI(rawValue: name) else {
+            throw ReferenceInputError("useAuthenticationUI must be one of " + AuthenticationUI.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return ui
     }
 
     static func access(_ item: JSONValue?) throws -> (ProtectionClass, AccessControlFlags) {
@@ -98,10 +104,11 @@ public enum KeychainFlowSubject {
             let (protection, flags) = try access(step["item"])
             return keychain.add(try attributes(step["item"]), protection: protection, flags: flags,
                                 data: try bytes(step["item"]?["data"], "item.data"),
-                                skipUI: step["item"]?["useAuthenticationUI"]?.stringValue == "skip")
+                                authenticationUI: try authenticationUI(step["item"]))
         case "generateKey":
             let (protection, flags) = try access(step["item"])
-            return keychain.generateKey(try attributes(step["item"], defaultClass: .key), protection: protection, flags: flags)
+            return keychain.generateKey(try attributes(step["item"], defaultClass: .key), protection: protection, flags: flags,
+                                        authenticationUI: try authenticationUI(step["item"]))
         case "copyMatching":
             return keychain.copyMatching(try query(step["query"]), context: context, user: try user(step))
         case "update":

@@ -9,10 +9,19 @@ import Testing
 @Suite struct FlowPropertyTests {
     static let password = ItemAttributes(itemClass: .genericPassword, service: "svc", account: "a")
     static let key = ItemAttributes(itemClass: .key, applicationTag: "tag", tokenID: "secureEnclave")
-    static let flagChoices: [AccessControlFlags] = [
-        [], .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, [.biometryCurrentSet, .or, .devicePasscode],
-        [.biometryAny, .applicationPassword],
-    ]
+    /// Every flag combination: any subset of the constraints, applicationPassword
+    /// and privateKeyUsage, joined by nothing, `or` or `and` (creation refuses
+    /// the combinations the spec forbids; those runs check that nothing is stored).
+    static let flagChoices: [AccessControlFlags] = {
+        let singles: [AccessControlFlags] = [.userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .watch,
+                                             .applicationPassword, .privateKeyUsage]
+        var all: [AccessControlFlags] = []
+        for mask in 0..<(1 << singles.count) {
+            let base = singles.indices.filter { mask & (1 << $0) != 0 }.reduce(into: AccessControlFlags()) { $0.formUnion(singles[$1]) }
+            for joiner in [AccessControlFlags(), .or, .and] { all.append(base.union(joiner)) }
+        }
+        return all
+    }()
     static let events: [DeviceEvent] = [.lock, .unlock, .biometryEnrollmentChanged, .biometryLockout, .reboot, .passcodeRemoved, .passcodeSet]
     static let answers: [UserAnswer?] = [.biometry, .passcode, .fail, .cancel, nil]
 
@@ -35,10 +44,29 @@ import Testing
         return q
     }
 
+    /// What the simulated user's answer proves on `device` (nothing for fail, cancel or no answer).
+    static func proof(of answer: UserAnswer?, on device: DeviceState) -> Evidence {
+        switch answer {
+        case .biometry?: return device.biometryUsable ? .biometry : []
+        case .passcode?: return device.passcodeSet ? .passcode : []
+        default: return []
+        }
+    }
+
+    /// Whether a read of the secret that just succeeded was backed by a
+    /// satisfying proof: what the context held before the call, or that plus
+    /// what the user proved at a prompt the call raised.
+    static func readWasProved(_ access: AccessControl, device: DeviceState, context: Evidence, prompts: Int, user: UserAnswer?) -> Bool {
+        if access.evaluate(.useItem, device: device, evidence: context) == .allowed { return true }
+        guard prompts > 0 else { return false }
+        return access.evaluate(.useItem, device: device, evidence: context.union(proof(of: user, on: device))) == .allowed
+    }
+
     /// Runs a sequence and checks the properties at every read and signature.
     func run(_ calls: [Call], passwordFlags: AccessControlFlags, keyFlags: AccessControlFlags) {
         var keychain = KeychainSimulator()
-        _ = keychain.add(Self.password, protection: .ak, flags: passwordFlags, data: [1, 2, 3])
+        let added = keychain.add(Self.password, protection: .ak, flags: passwordFlags, data: [1, 2, 3])
+        if added.status != 0 { #expect(keychain.accessControl(matching: readQuery) == nil, "a refused add stored an item") }
         _ = keychain.generateKey(Self.key, protection: .aku, flags: keyFlags.union(.privateKeyUsage))
         for call in calls {
             let label = call.contextLabel
@@ -46,14 +74,14 @@ import Testing
             switch call.kind {
             case 0, 1, 2:
                 let access = keychain.accessControl(matching: readQuery)
-                let before = access?.evaluate(.useItem, device: keychain.device, evidence: contextEvidence ?? [])
+                let device = keychain.device
+                let before = access?.evaluate(.useItem, device: device, evidence: contextEvidence ?? [])
                 let outcome = keychain.copyMatching(readQuery, context: label, user: call.user)
                 if before == .allowed { #expect(outcome.prompts == 0, "context proved enough, yet \(outcome.prompts) prompt(s)") }
-                if outcome.data != nil, let access, case .requires = access.rule(for: .useItem) {
-                    // A protected secret came back: either the context already
-                    // satisfied the tree, or the user proved something at a prompt.
-                    let proved = before == .allowed || (outcome.prompts > 0 && (call.user == .biometry || call.user == .passcode))
-                    #expect(proved, "protected secret read without a satisfying proof")
+                if outcome.data != nil, let access {
+                    // No secret comes back without a satisfying proof, whatever the access control.
+                    #expect(Self.readWasProved(access, device: device, context: contextEvidence ?? [], prompts: outcome.prompts, user: call.user),
+                            "secret read without a satisfying proof under \(access.flags.names)")
                 }
             case 3:
                 var q = ItemQuery(attributes: Self.key)
@@ -62,8 +90,9 @@ import Testing
                 let before = access?.evaluate(.useKeySign, device: keychain.device, evidence: contextEvidence ?? [])
                 let outcome = keychain.sign(q, message: [9], context: label, user: call.user)
                 if before == .allowed { #expect(outcome.prompts == 0) }
-                if outcome.status == 0, before != .allowed {
-                    #expect(outcome.prompts == 1 && (call.user == .biometry || call.user == .passcode))
+                if outcome.status == 0, before != .allowed, let access {
+                    let proved = contextEvidence.map { $0.union(Self.proof(of: call.user, on: keychain.device)) } ?? Self.proof(of: call.user, on: keychain.device)
+                    #expect(outcome.prompts == 1 && access.evaluate(.useKeySign, device: keychain.device, evidence: proved) == .allowed)
                 }
             case 4:
                 let policy: AuthenticationPolicy = call.extra % 2 == 0 ? .deviceOwnerAuthentication : .deviceOwnerAuthenticationWithBiometrics
@@ -76,12 +105,24 @@ import Testing
             case 6:
                 let outcome = keychain.invalidate(context: label ?? "c2")
                 #expect(outcome.status == 0)
+                // Through an invalidated context: never a prompt, and a protected secret is never returned.
+                let access = keychain.accessControl(matching: readQuery)
                 let after = keychain.copyMatching(readQuery, context: label ?? "c2", user: .biometry)
-                #expect(after.status == LAStatus.invalidContext && after.prompts == 0)
+                #expect(after.prompts == 0)
+                if after.data != nil, let access {
+                    #expect(access.evaluate(.useItem, device: keychain.device, evidence: []) == .allowed,
+                            "invalidated context read a protected secret")
+                }
             case 7:
                 _ = keychain.apply(Self.events[call.extra % Self.events.count])
             case 8:
-                _ = keychain.update(readQuery, service: nil, account: nil, data: [UInt8(call.extra)], context: label, user: call.user)
+                let access = keychain.accessControl(matching: readQuery)
+                let device = keychain.device
+                let outcome = keychain.update(readQuery, service: nil, account: nil, data: [UInt8(call.extra)], context: label, user: call.user)
+                if outcome.status == 0, let access {
+                    #expect(Self.readWasProved(access, device: device, context: contextEvidence ?? [], prompts: outcome.prompts, user: call.user),
+                            "secret changed without a satisfying proof under \(access.flags.names)")
+                }
             default:
                 let outcome = keychain.canEvaluatePolicy(.deviceOwnerAuthentication, context: nil)
                 #expect(outcome.prompts == 0)
@@ -92,6 +133,17 @@ import Testing
     @Test func contextsAndProofs() async {
         await propertyCheck(count: 1500, input: Self.sequence, Self.setup) { calls, setup in
             run(calls, passwordFlags: Self.flagChoices[setup.0], keyFlags: Self.flagChoices[setup.1].subtracting(.applicationPassword))
+        }
+    }
+
+    /// Every flag combination at least once, each with a random sequence.
+    @Test func everyFlagCombinationGuardsItsSecret() async {
+        await propertyCheck(count: 1000, input: Self.sequence, Gen.int(in: 0...(Self.flagChoices.count - 1))) { calls, index in
+            run(calls, passwordFlags: Self.flagChoices[index], keyFlags: [])
+        }
+        for flags in Self.flagChoices {
+            run([Call(kind: 0, context: 2, answer: 0, extra: 0), Call(kind: 0, context: 2, answer: 1, extra: 0),
+                 Call(kind: 8, context: 2, answer: 3, extra: 1)], passwordFlags: flags, keyFlags: [])
         }
     }
 
@@ -121,5 +173,26 @@ import Testing
         _ = keychain.apply(.lock)
         _ = keychain.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, context: "c")
         #expect(keychain.contexts["c"]?.domainState == after)
+    }
+}
+
+/// spec/keychain-flows.md: the domain state is set only by a successful
+/// biometric evaluatePolicy or a successful biometric canEvaluatePolicy.
+@Suite struct DomainStateSourceTests {
+    @Test func onlySuccessfulBiometricChecksSetIt() {
+        var keychain = KeychainSimulator()
+        _ = keychain.evaluatePolicy(.deviceOwnerAuthentication, context: "c", user: .passcode)
+        _ = keychain.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, context: "c", user: .fail)
+        _ = keychain.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, context: "c", user: .cancel)
+        _ = keychain.canEvaluatePolicy(.deviceOwnerAuthentication, context: "c")
+        #expect(keychain.contexts["c"]?.domainState == nil)
+        var noBiometry = KeychainSimulator(device: DeviceState(biometry: .notEnrolled))
+        _ = noBiometry.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, context: "c")
+        #expect(noBiometry.contexts["c"]?.domainState == nil)
+        #expect(keychain.evaluatePolicy(.deviceOwnerAuthentication, context: "c", user: .biometry).status == 0)
+        #expect(keychain.contexts["c"]?.domainState != nil)
+        var checked = KeychainSimulator()
+        #expect(checked.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, context: "d").status == 0)
+        #expect(checked.contexts["d"]?.domainState != nil)
     }
 }
