@@ -16,7 +16,8 @@ public struct VectorLoadError: Error, Sendable, CustomStringConvertible {
 /// Reads vector files and rejects malformed ones with a clear message:
 /// wrong schema, unknown family, duplicate tcId, wrong numberOfTests,
 /// `acceptable` without a flag, `invalid` without an error code, an `id`
-/// used twice across the files loaded together.
+/// used twice across the files loaded together, and trace vectors that
+/// break ``TraceRules`` (unknown step fields, `expect` and `output` that disagree).
 public enum VectorLoader {
     /// Loads every `.json` file at the given paths (files or folders, searched
     /// recursively, in sorted order).
@@ -113,6 +114,10 @@ public enum VectorLoader {
                     throw fail("tcId \(tc): invalid result without an error code")
                 }
                 guard let input = test["input"]?.objectValue else { throw fail("tcId \(tc): missing \"input\" object") }
+                if let problem = TraceRules.problem(family: family, input: .object(defaults.merging(input) { _, own in own }),
+                                                    output: test["output"]) {
+                    throw fail("tcId \(tc): \(problem)")
+                }
                 vectors.append(Vector(
                     family: family, file: path, tcId: tc, id: id,
                     comment: test["comment"]?.stringValue ?? "", flags: flags,

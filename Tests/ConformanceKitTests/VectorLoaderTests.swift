@@ -43,6 +43,43 @@ import Testing
         }
     }
 
+    /// A keychain-flow trace of one copyMatching step, with `step` spliced in and `output` as given.
+    static func flow(step: String, output: String) -> Data {
+        file(tests: #"{"tcId": 1, "id": "keychain-flow-x::a", "input": {"steps": [{"op": "copyMatching", "#
+             + step + #"}]}, "result": "valid", "output": "# + output + "}", family: "keychain-flow")
+    }
+
+    static let expectZero = #""query": {"class": "genericPassword"}, "expect": {"status": 0, "prompts": 0}"#
+
+    @Test func acceptsATraceWhoseExpectMirrorsItsOutput() throws {
+        let loaded = try VectorLoader.parse(Self.flow(step: Self.expectZero, output: #"{"steps": [{"status": 0, "prompts": 0}]}"#), path: "t.json")
+        #expect(loaded.vectors.count == 1)
+    }
+
+    /// spec/vectors.md: the loader rejects a trace whose expect and output
+    /// disagree, a trace with expect but no output, and a step field or query
+    /// attribute the family does not define.
+    @Test(arguments: [
+        ("differs from output.steps[0]", flow(step: expectZero, output: #"{"steps": [{"status": -128, "prompts": 1}]}"#)),
+        ("no output.steps", flow(step: expectZero, output: "{}")),
+        ("field \"useAuthenticationUI\"", flow(step: expectZero + #", "useAuthenticationUI": "skip""#,
+                                                 output: #"{"steps": [{"status": 0, "prompts": 0}]}"#)),
+        ("attribute \"returnDta\"", flow(step: #""query": {"returnDta": true}, "expect": {"status": 0, "prompts": 0}"#,
+                                           output: #"{"steps": [{"status": 0, "prompts": 0}]}"#)),
+        ("output.steps has 2 entries", flow(step: expectZero, output: #"{"steps": [{"status": 0, "prompts": 0}, {"status": 0, "prompts": 0}]}"#)),
+        ("expectNotifications differs", file(tests: #"{"tcId": 1, "id": "la-right-x::a", "input": {"requirement": "default", "steps": [{"op": "deauthorize", "expect": {"state": "notAuthorized"}}], "expectNotifications": {"didBecomeAuthorized": 1, "didBecomeUnauthorized": 0}}, "result": "valid", "output": {"steps": [{"state": "notAuthorized"}], "notifications": {"didBecomeAuthorized": 0, "didBecomeUnauthorized": 0}}}"#, family: "la-right")),
+        ("field \"identifer\"", file(tests: #"{"tcId": 1, "id": "la-right-x::b", "input": {"requirement": "default", "steps": [{"op": "save", "identifer": "r1"}]}, "result": "valid"}"#, family: "la-right")),
+        ("field \"body\"", file(tests: #"{"tcId": 1, "id": "devicecheck-x::a", "input": {"steps": [{"op": "query_two_bits", "at": "2026-01-15T12:00:00Z", "body": {}}]}, "result": "valid"}"#, family: "devicecheck")),
+    ])
+    func rejectsTracesThatSayTwoThings(_ expected: String, _ data: Data) {
+        do {
+            _ = try VectorLoader.parse(data, path: "bad.json")
+            Issue.record("accepted a trace with: \(expected)")
+        } catch {
+            #expect(error.description.contains(expected), "message was: \(error.description)")
+        }
+    }
+
     @Test func rejectsAnIdUsedInTwoFiles() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ts-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
