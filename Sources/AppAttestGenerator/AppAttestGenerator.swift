@@ -26,7 +26,7 @@ public enum AppAttestGenerator {
             "Expired": "validation time after a certificate's notAfter",
             "NotYetValid": "validation time before a certificate's notBefore",
             "ValidityBoundary": "validation time exactly at notBefore or notAfter: valid under RFC 5280 (inclusive), which the reference follows; OpenSSL treats notAfter itself as expired",
-            "ClockTolerance": "one second outside a validity period: strict RFC 5280 rejects it; some libraries allow a skew",
+            "ClockTolerance": clockToleranceNote,
             "ReceiptRequired": "input requireReceipt is true: the embedded receipt's error is the attestation's (spec/app-attest.md, Receipt); an implementation that does not check receipts accepts it",
         ]
         attestation.group("App Attest attestation (spec/app-attest.md steps 1-9)")
@@ -69,7 +69,7 @@ public enum AppAttestGenerator {
                                         source: source)
         receipt.notes = ["Tampered": "bytes or fields changed after signing", "Expired": "after notAfter",
                          "NotYetValid": "before notBefore",
-                         "ClockTolerance": "one second outside a validity period: strict RFC 5280 rejects it; some libraries allow a skew"]
+                         "ClockTolerance": clockToleranceNote]
         receipt.group("App Attest receipt (spec/app-attest.md, Receipt)")
         for c in vectors.receiptCases() {
             let (input, output) = try vectors.buildReceipt(c)
@@ -84,6 +84,9 @@ public enum AppAttestGenerator {
         written.append(try write(deviceCheck, "devicecheck.json", folder))
         return written
     }
+
+    /// The note of the `ClockTolerance` flag (spec/vectors.md), shared by the files that use it.
+    static let clockToleranceNote = "one second outside a validity period: strict RFC 5280 rejects it; some libraries allow a skew"
 
     static func write(_ file: VectorFileBuilder, _ name: String, _ folder: URL) throws -> (String, Int) {
         try file.render().write(to: folder.appendingPathComponent(name))

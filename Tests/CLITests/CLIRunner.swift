@@ -60,6 +60,13 @@ enum CLI {
                        stdout: String(decoding: outBox.get(), as: UTF8.self), stderr: String(decoding: errBox.get(), as: UTF8.self))
     }
 
+    /// Writes `bytes` to `folder/name` and returns its URL.
+    static func file(_ name: String, _ bytes: [UInt8], in folder: URL) throws -> URL {
+        let url = folder.appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url
+    }
+
     /// A fresh folder for a test's files.
     static func temporaryFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("trustsuite-cli-\(UUID().uuidString)")

@@ -28,6 +28,12 @@ struct VerifyInputFormTests {
                           publicKey: try #require(BinaryText.base64(derived["publicKeyX963_b64"] as? String ?? "")))
         }
 
+        /// The object written as binary into a fresh folder: (folder, file).
+        func objectFile() throws -> (folder: URL, file: URL) {
+            let folder = try CLI.temporaryFolder()
+            return (folder, try CLI.file("attestation.bin", object, in: folder))
+        }
+
         func arguments(file: String, keyId: String? = nil, time: String? = nil) -> [String] {
             ["verify", "attestation", file, "--key-id", keyId ?? BinaryText.base64(self.keyId),
              "--challenge", BinaryText.base64(challenge), "--app-id", appId, "--environment", "production", "--time", time ?? self.time]
@@ -73,17 +79,14 @@ struct VerifyInputFormTests {
 
     @Test func keyIdAsBase64urlWithWhiteSpace() throws {
         let sample = try Sample.load()
-        let file = try CLI.temporaryFolder().appendingPathComponent("attestation.bin")
-        try Data(sample.object).write(to: file)
+        let file = try sample.objectFile().file
         let outcome = try CLI.run(sample.arguments(file: file.path, keyId: "  \(Self.base64url(sample.keyId))\n"))
         #expect(outcome.status == 0, "\(outcome)")
     }
 
     @Test func anchorsAsDERAndMultiCertificatePEM() throws {
         let sample = try Sample.load()
-        let folder = try CLI.temporaryFolder()
-        let file = folder.appendingPathComponent("attestation.bin")
-        try Data(sample.object).write(to: file)
+        let (folder, file) = try sample.objectFile()
         let rootPEM = try #require(Locations.external("app-attest/Apple_App_Attestation_Root_CA.pem"))
         let g3PEM = try #require(Locations.external("app-attest/Apple_Root_CA_G3.pem"))
         let bundle = folder.appendingPathComponent("bundle.pem")
@@ -105,8 +108,7 @@ struct VerifyInputFormTests {
     /// The receipt is reported by default and decides the verdict with --require-receipt.
     @Test func requireReceipt() throws {
         let sample = try Sample.load()
-        let file = try CLI.temporaryFolder().appendingPathComponent("attestation.bin")
-        try Data(sample.object).write(to: file)
+        let file = try sample.objectFile().file
         let early = "2024-04-18T15:14:54Z"  // an hour before the receipt was made; the certificate is valid
         let reported = try CLI.run(sample.arguments(file: file.path, time: early) + ["--json"])
         #expect(reported.status == 0, "\(reported)")
@@ -121,9 +123,7 @@ struct VerifyInputFormTests {
     /// Each bad input: exit 2, one line naming the option, no trap.
     @Test func badInputsAreOneLineErrors() throws {
         let sample = try Sample.load()
-        let folder = try CLI.temporaryFolder()
-        let good = folder.appendingPathComponent("good.bin")
-        try Data(sample.object).write(to: good)
+        let (folder, good) = try sample.objectFile()
         let empty = folder.appendingPathComponent("empty")
         try Data().write(to: empty)
         let huge = folder.appendingPathComponent("huge")
@@ -185,14 +185,12 @@ enum PEMBlocks {
         let folder = try CLI.temporaryFolder()
         let assertion = folder.appendingPathComponent("assertion.txt")
         try Data(VerifyInputFormTests.base64url(try Self.bytes(v, "assertion")).utf8).write(to: assertion)
-        let clientData = folder.appendingPathComponent("client-data")
-        try Data(try Self.bytes(v, "clientData")).write(to: clientData)
+        let clientData = try CLI.file("client-data", try Self.bytes(v, "clientData"), in: folder)
         let pem = "-----BEGIN PUBLIC KEY-----\n" + VerifyInputFormTests.wrapped(BinaryText.base64(try Self.bytes(v, "publicKey")), width: 64)
             + "-----END PUBLIC KEY-----\n"
         let pemFile = folder.appendingPathComponent("key.pem")
         try Data(pem.utf8).write(to: pemFile)
-        let derFile = folder.appendingPathComponent("key.der")
-        try Data(try Self.bytes(v, "publicKey")).write(to: derFile)
+        let derFile = try CLI.file("key.der", try Self.bytes(v, "publicKey"), in: folder)
         for key in ["--public-key=\(pem)", "--public-key=\(pemFile.path)", "--public-key=\(derFile.path)",
                     "--public-key=\(VerifyInputFormTests.base64url(try Self.bytes(v, "publicKey")))"] {
             let outcome = try CLI.run(["verify", "assertion", assertion.path, key, "--client-data", clientData.path,
@@ -204,10 +202,8 @@ enum PEMBlocks {
     @Test func iOS27MapIsShown() throws {
         let v = try Self.vector("assertion-ios27::flags-40-apple-map")
         let folder = try CLI.temporaryFolder()
-        let assertion = folder.appendingPathComponent("assertion.bin")
-        try Data(try Self.bytes(v, "assertion")).write(to: assertion)
-        let clientData = folder.appendingPathComponent("client-data")
-        try Data(try Self.bytes(v, "clientData")).write(to: clientData)
+        let assertion = try CLI.file("assertion.bin", try Self.bytes(v, "assertion"), in: folder)
+        let clientData = try CLI.file("client-data", try Self.bytes(v, "clientData"), in: folder)
         let outcome = try CLI.run(["verify", "assertion", assertion.path, "--public-key", BinaryText.base64(try Self.bytes(v, "publicKey")),
                                    "--client-data", clientData.path, "--app-id", try #require(v.input["appId"]?.stringValue),
                                    "--previous-counter", "0"])
@@ -218,8 +214,7 @@ enum PEMBlocks {
     @Test func hashesAsBase64url() throws {
         let v = try Self.vector("attestation-baseline::production")
         let folder = try CLI.temporaryFolder()
-        let object = folder.appendingPathComponent("attestation.bin")
-        try Data(try Self.bytes(v, "attestationObject")).write(to: object)
+        let object = try CLI.file("attestation.bin", try Self.bytes(v, "attestationObject"), in: folder)
         let anchor = folder.appendingPathComponent("anchor.pem")
         try Data((v.input["trustAnchorsPem"]?.arrayValue?.first?.stringValue ?? "").utf8).write(to: anchor)
         let common = ["verify", "attestation", object.path, "--key-id", VerifyInputFormTests.base64url(try Self.bytes(v, "keyId")),

@@ -91,7 +91,7 @@ import Testing
                 let outcome = keychain.sign(q, message: [9], context: label, user: call.user)
                 if before == .allowed { #expect(outcome.prompts == 0) }
                 if outcome.status == 0, before != .allowed, let access {
-                    let proved = contextEvidence.map { $0.union(Self.proof(of: call.user, on: keychain.device)) } ?? Self.proof(of: call.user, on: keychain.device)
+                    let proved = (contextEvidence ?? []).union(Self.proof(of: call.user, on: keychain.device))
                     #expect(outcome.prompts == 1 && access.evaluate(.useKeySign, device: keychain.device, evidence: proved) == .allowed)
                 }
             case 4:
