@@ -12,16 +12,36 @@ public struct CaseResult: Sendable, Hashable {
     public let message: String
     /// Time spent by the subject, in seconds.
     public let seconds: Double
+    /// What the subject wrote to stderr during this case (adapters).
+    public let stderr: String?
+
+    public init(vector: Vector, grade: Grade, answer: SubjectAnswer?, message: String, seconds: Double, stderr: String? = nil) {
+        self.vector = vector
+        self.grade = grade
+        self.answer = answer
+        self.message = message
+        self.seconds = seconds
+        self.stderr = stderr
+    }
 
     /// An invalid vector that the subject accepted: the dangerous kind of failure.
     public var acceptedInvalid: Bool {
         grade == .fail && vector.result == .invalid && answer?.verdict == .valid
     }
+
+    /// A valid vector that the subject rejected.
+    public var rejectedValid: Bool {
+        grade == .fail && vector.result == .valid && answer?.verdict == .invalid
+    }
 }
 
 /// Grades answers against vectors (spec/vectors.md, "The runner grades").
 public enum Grader {
-    public static func grade(_ vector: Vector, answer: SubjectAnswer, gradesErrorCodes: Bool) -> (Grade, String) {
+    /// `gradesErrorCodes`: an invalid vector must be rejected with its code;
+    /// `gradesOutputs`: a valid vector's expected outputs must all be given
+    /// and match (otherwise they are only shown).
+    public static func grade(_ vector: Vector, answer: SubjectAnswer, gradesErrorCodes: Bool,
+                             gradesOutputs: Bool) -> (Grade, String) {
         if answer.verdict == .unsupported { return (.unsupported, "subject does not support this case") }
         switch vector.result {
         case .acceptable:
@@ -38,16 +58,12 @@ public enum Grader {
             guard answer.verdict == .valid else {
                 return (.fail, "rejected a valid input: \(answer.error ?? "no reason given")")
             }
-            guard let expected = vector.output?.objectValue else { return (.pass, "") }
+            guard gradesOutputs, let expected = vector.output?.objectValue else { return (.pass, "") }
             let actual = answer.output?.objectValue ?? [:]
-            // The reference and every trace subject answer all outputs; other
-            // third parties are graded on the outputs they choose to give.
-            let strict = gradesErrorCodes || vector.family.isTrace
             for key in expected.keys.sorted() {
                 guard let want = expected[key] else { continue }
                 guard let got = actual[key] else {
-                    if strict { return (.fail, "output \"\(key)\" missing, expected \(want.jsonText)") }
-                    continue
+                    return (.fail, "output \"\(key)\" missing, expected \(want.jsonText)")
                 }
                 if let difference = firstDifference(want, got, path: key) {
                     return (.fail, difference)

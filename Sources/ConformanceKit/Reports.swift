@@ -2,21 +2,67 @@ import Foundation
 
 /// The three report formats of a run: text scorecard, JSON and JUnit XML.
 public enum Reports {
-    /// The text scorecard: one line per family, then every case that did not
-    /// pass, accepted-invalid cases first.
+    /// One row of the summary: a family, or (cbor) one of its modes.
+    public struct Row: Sendable {
+        public let label: String
+        public let family: Family
+        public let cases: [CaseResult]
+
+        public func count(_ grade: Grade) -> Int { cases.filter { $0.grade == grade }.count }
+        public var acceptedInvalid: Int { cases.filter(\.acceptedInvalid).count }
+        public var rejectedValid: Int { cases.filter(\.rejectedValid).count }
+
+        /// total, pass, fail, accepted-invalid, unsupported, error.
+        var cells: [Int] {
+            [cases.count, count(.pass), count(.fail), acceptedInvalid, count(.unsupported), count(.error)]
+        }
+
+        var counts: [String: JSONValue] {
+            var counts: [String: JSONValue] = ["total": .int(Int64(cases.count))]
+            for grade in Grade.allCases { counts[grade.rawValue] = .int(Int64(count(grade))) }
+            counts["acceptedInvalid"] = .int(Int64(acceptedInvalid))
+            counts["rejectedValid"] = .int(Int64(rejectedValid))
+            return counts
+        }
+    }
+
+    /// The summary rows of a run: each family, followed by its parts when it
+    /// has some (the cbor family by decoding mode).
+    public static func rows(_ cases: [CaseResult]) -> [(family: Row, parts: [Row])] {
+        let families = Array(Set(cases.map(\.vector.family))).sorted()
+        return families.map { family in
+            let mine = cases.filter { $0.vector.family == family }
+            var partNames: [String] = []
+            var byPart: [String: [CaseResult]] = [:]
+            for result in mine {
+                guard let part = result.vector.part else { continue }
+                if byPart[part] == nil { partNames.append(part) }
+                byPart[part, default: []].append(result)
+            }
+            let parts = partNames.map { Row(label: "\(family.rawValue) \($0)", family: family, cases: byPart[$0] ?? []) }
+            return (Row(label: family.rawValue, family: family, cases: mine), parts)
+        }
+    }
+
+    /// The text scorecard: one line per family (and per cbor mode), then
+    /// every case that did not pass, accepted-invalid cases first.
     public static func scorecard(_ report: RunReport, maxListed: Int = 50) -> String {
         var lines: [String] = []
         lines.append("TrustSuite scorecard — subject: \(report.subject)")
-        let width = max(8, report.families.map(\.rawValue.count).max() ?? 8)
+        let summary = rows(report.cases)
+        let labels = summary.flatMap { [$0.family.label] + $0.parts.map { "  " + $0.label } }
+        let width = max(8, labels.map(\.count).max() ?? 8)
         func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
-        lines.append(pad("family", width) + "  total   pass   fail  unsup  error")
-        for family in report.families {
-            let total = report.cases.filter { $0.vector.family == family }.count
-            let cells = [total] + Grade.allCases.map { report.count($0, family: family) }
-            lines.append(pad(family.rawValue, width) + cells.map { " " + leftPad(String($0), 6) }.joined())
+        func line(_ label: String, _ cells: [Int]) -> String {
+            pad(label, width) + cells.map { " " + leftPad(String($0), 6) }.joined()
         }
-        let cells = [report.cases.count] + Grade.allCases.map { report.count($0) }
-        lines.append(pad("all", width) + cells.map { " " + leftPad(String($0), 6) }.joined())
+        lines.append(pad("family", width) + "  total   pass   fail accInv  unsup  error")
+        for (family, parts) in summary {
+            lines.append(line(family.label, family.cells))
+            for part in parts { lines.append(line("  " + part.label, part.cells)) }
+        }
+        lines.append(line("all", Row(label: "all", family: .cbor, cases: report.cases).cells))
+        lines.append("(accInv: invalid inputs accepted — the dangerous kind of failure, counted within fail)")
 
         let problems = ordered(report.cases.filter { $0.grade == .fail || $0.grade == .error })
         if !problems.isEmpty {
@@ -30,8 +76,13 @@ public enum Reports {
             if problems.count > maxListed { lines.append("   … \(problems.count - maxListed) more (see --json)") }
         }
         lines.append("")
+        if report.graded == 0 {
+            lines.append("NOTHING TESTED: no vector was graded (\(report.cases.count) selected, "
+                         + "\(report.count(.unsupported)) unsupported, \(report.count(.error)) errors)")
+        }
         let verdict = report.exitCode == 0 ? "PASS" : "FAIL"
-        lines.append("\(verdict): \(report.count(.pass)) passed, \(report.count(.fail)) failed, "
+        lines.append("\(verdict): \(report.count(.pass)) passed, \(report.count(.fail)) failed "
+                     + "(\(report.cases.filter(\.acceptedInvalid).count) accepted invalid input), "
                      + "\(report.count(.unsupported)) unsupported, \(report.count(.error)) errors "
                      + "in \(String(format: "%.2f", report.seconds)) s")
         return lines.joined(separator: "\n")
@@ -44,18 +95,25 @@ public enum Reports {
         cases.filter(\.acceptedInvalid) + cases.filter { !$0.acceptedInvalid }
     }
 
-    /// The JSON report: summary per family and one object per vector.
+    /// The JSON report: summary per family (cbor per mode too) and one
+    /// object per vector — failures (accepted-invalid first) and errors,
+    /// then passes, then unsupported cases.
     public static func json(_ report: RunReport) -> String {
         var families: [String: JSONValue] = [:]
-        for family in report.families {
-            var counts: [String: JSONValue] = [:]
-            for grade in Grade.allCases { counts[grade.rawValue] = .int(Int64(report.count(grade, family: family))) }
-            families[family.rawValue] = .object(counts)
+        for (family, parts) in rows(report.cases) {
+            var counts = family.counts
+            if !parts.isEmpty {
+                counts["parts"] = .object(Dictionary(uniqueKeysWithValues: parts.compactMap { part in
+                    part.cases.first?.vector.part.map { ($0, JSONValue.object(part.counts)) }
+                }))
+            }
+            families[family.label] = .object(counts)
         }
-        let cases: [JSONValue] = ordered(report.cases.filter { $0.grade != .pass })
-            .map(caseObject) + report.cases.filter { $0.grade == .pass }.map(caseObject)
-        var totals: [String: JSONValue] = ["total": .int(Int64(report.cases.count))]
-        for grade in Grade.allCases { totals[grade.rawValue] = .int(Int64(report.count(grade))) }
+        let problems = ordered(report.cases.filter { $0.grade == .fail || $0.grade == .error })
+        let cases = (problems + report.cases.filter { $0.grade == .pass } + report.cases.filter { $0.grade == .unsupported })
+            .map(caseObject)
+        var totals = Row(label: "all", family: .cbor, cases: report.cases).counts
+        totals["graded"] = .int(Int64(report.graded))
         var root: [String: JSONValue] = [
             "schema": .string("trustsuite-report/1"),
             "subject": .string(report.subject),
@@ -78,6 +136,8 @@ public enum Reports {
             "grade": .string(result.grade.rawValue),
             "acceptedInvalid": .bool(result.acceptedInvalid),
         ]
+        if let part = result.vector.part { object["part"] = .string(part) }
+        if let stderr = result.stderr { object["stderr"] = .string(stderr) }
         if let code = result.vector.error { object["expectedError"] = .string(code) }
         if let answer = result.answer {
             object["verdict"] = .string(answer.verdict.rawValue)
@@ -105,17 +165,26 @@ public enum Reports {
                 xml += "    <testcase classname=\"\(escape(v.family.rawValue))\" "
                     + "name=\"\(escape("\(v.id) [tcId \(v.tcId)]"))\" file=\"\(escape(v.file))\" "
                     + "time=\"\(result.seconds)\""
-                switch result.grade {
-                case .pass:
+                if result.grade == .pass && result.stderr == nil {
                     xml += "/>\n"
                     continue
+                }
+                xml += ">\n"
+                switch result.grade {
+                case .pass:
+                    break
                 case .fail:
-                    let kind = result.acceptedInvalid ? "acceptedInvalid" : "wrongVerdict"
-                    xml += ">\n      <failure type=\"\(kind)\" message=\"\(escape(result.message))\"/>\n"
+                    let kind = result.acceptedInvalid ? "acceptedInvalid" : result.rejectedValid ? "rejectedValid" : "wrongOutput"
+                    xml += "      <failure type=\"\(kind)\" message=\"\(escape(result.message))\"/>\n"
                 case .error:
-                    xml += ">\n      <error message=\"\(escape(result.message))\"/>\n"
+                    xml += "      <error message=\"\(escape(result.message))\"/>\n"
                 case .unsupported:
-                    xml += ">\n      <skipped message=\"\(escape(result.message))\"/>\n"
+                    // The subject's own reason when it gave one.
+                    let reason = result.answer?.error ?? result.message
+                    xml += "      <skipped message=\"\(escape(reason))\"/>\n"
+                }
+                if let stderr = result.stderr {
+                    xml += "      <system-err>\(escapeText(stderr))</system-err>\n"
                 }
                 xml += "    </testcase>\n"
             }
@@ -123,6 +192,11 @@ public enum Reports {
         }
         xml += "</testsuites>\n"
         return xml
+    }
+
+    /// XML character-data escaping (newlines kept).
+    static func escapeText(_ text: String) -> String {
+        escape(text).replacingOccurrences(of: "&#10;", with: "\n").replacingOccurrences(of: "&#9;", with: "\t")
     }
 
     /// XML attribute escaping; control characters XML 1.0 cannot carry are dropped.

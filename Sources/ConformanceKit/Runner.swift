@@ -27,8 +27,15 @@ public struct RunReport: Sendable {
 
     public var families: [Family] { Array(Set(cases.map(\.vector.family))).sorted() }
 
-    /// 0 when every graded vector passed, 1 when any failed or errored.
-    public var exitCode: Int32 { cases.contains { $0.grade == .fail || $0.grade == .error } ? 1 : 0 }
+    /// Vectors that got a verdict that was graded (passed or failed).
+    public var graded: Int { cases.filter { $0.grade == .pass || $0.grade == .fail }.count }
+
+    /// 0 when every graded vector passed; 1 when any failed or errored, or
+    /// when nothing was graded at all (a subject that supports nothing has
+    /// not been tested).
+    public var exitCode: Int32 {
+        cases.contains { $0.grade == .fail || $0.grade == .error } || graded == 0 ? 1 : 0
+    }
 }
 
 /// Runs vectors against a subject in process, one at a time, in file order.
@@ -63,16 +70,17 @@ public struct Runner: Sendable {
         let start = clock.now
         do {
             let answer = try await subject.evaluate(family: vector.family, input: vector.input)
-            let (grade, message) = Grader.grade(vector, answer: answer, gradesErrorCodes: subject.gradesErrorCodes)
+            let (grade, message) = Grader.grade(vector, answer: answer, gradesErrorCodes: subject.gradesErrorCodes,
+                                                gradesOutputs: subject.gradesOutputs)
             return CaseResult(vector: vector, grade: grade, answer: answer, message: message,
-                              seconds: Self.seconds(clock.now - start))
+                              seconds: Self.seconds(clock.now - start), stderr: answer.stderr)
         } catch {
             return CaseResult(vector: vector, grade: .error, answer: nil, message: "\(error)",
-                              seconds: Self.seconds(clock.now - start))
+                              seconds: Self.seconds(clock.now - start), stderr: (error as? AdapterError)?.stderr)
         }
     }
 
-    static func seconds(_ duration: Duration) -> Double {
+    public static func seconds(_ duration: Duration) -> Double {
         let (s, attoseconds) = duration.components
         return Double(s) + Double(attoseconds) / 1e18
     }

@@ -9,6 +9,8 @@ public struct SubjectAnswer: Sendable, Hashable {
     public var error: String?
     /// Outputs, in the shape of spec/vectors.md for the family.
     public var output: JSONValue?
+    /// What a third party wrote to stderr while answering (for the reports).
+    public var stderr: String?
 
     public init(_ verdict: Verdict, error: String? = nil, output: JSONValue? = nil) {
         self.verdict = verdict
@@ -26,8 +28,16 @@ public protocol Subject: Sendable {
     var name: String { get }
     /// Whether error codes are graded (the reference) or only shown (third parties).
     var gradesErrorCodes: Bool { get }
+    /// Whether `output` is graded like the reference's (an adapter's hello
+    /// `"gradeOutputs": true`) or only shown.
+    var gradesOutputs: Bool { get }
     /// The families the subject claims; others are graded `unsupported`.
     var families: Set<Family> { get }
     /// Evaluates one vector input. A thrown error is graded `error`.
     func evaluate(family: Family, input: JSONValue) async throws -> SubjectAnswer
+}
+
+extension Subject {
+    /// By default a subject whose error codes are graded has its outputs graded too.
+    public var gradesOutputs: Bool { gradesErrorCodes }
 }

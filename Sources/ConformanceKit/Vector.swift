@@ -11,6 +11,16 @@ public enum Family: String, Sendable, Hashable, CaseIterable, Codable, Comparabl
     case keychainFlow = "keychain-flow"
     case laRight = "la-right"
 
+    /// The part of a family a vector belongs to in the reports' breakdown:
+    /// the decoding mode for cbor; nil for families without parts.
+    public func part(of input: JSONValue) -> String? {
+        switch self {
+        case .cbor: input["mode"]?.stringValue ?? "wellFormed"
+        case .appAttestAttestation, .appAttestAssertion, .appAttestReceipt, .devicecheck,
+             .keychainACL, .keychainFlow, .laRight: nil
+        }
+    }
+
     /// Trace families: their vectors are graded step by step on `output`.
     public var isTrace: Bool {
         self == .devicecheck || self == .keychainFlow || self == .laRight
@@ -42,6 +52,9 @@ public struct Vector: Sendable, Hashable, Identifiable {
     public let error: String?
     /// Expected outputs of a `valid` vector (graded key by key).
     public let output: JSONValue?
+
+    /// The vector's part of its family in the reports (the cbor mode).
+    public var part: String? { family.part(of: input) }
 
     public init(
         family: Family, file: String, tcId: Int, id: String, comment: String, flags: [String],

@@ -3,18 +3,12 @@ import ConformanceKit
 import Foundation
 import ReferenceSubjects
 
-struct RunCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "run",
-        abstract: "Run vectors against the reference implementation and print a scorecard.",
-        discussion: """
-            By default every vector file under Fixtures/ runs against the reference. \
-            Exit status: 0 every graded vector passed, 1 any failed or errored, 2 the run could not happen.
-            """
-    )
+extension Family: ExpressibleByArgument {}
 
+/// Which vectors a run takes: shared by `run` and `matrix`.
+struct VectorSelection: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Run only this family (repeatable).", valueName: "family"))
-    var family: [String] = []
+    var family: [Family] = []
 
     @Option(name: .long, help: ArgumentHelp("Also run these vector files or folders (repeatable).", valueName: "path"))
     var fixtures: [String] = []
@@ -26,6 +20,109 @@ struct RunCommand: AsyncParsableCommand {
         "Leave out the vectors carrying this flag, e.g. ClockTolerance, LimitPolicy, ReceiptRequired (repeatable).", valueName: "flag"))
     var skipFlag: [String] = []
 
+    /// The selected vectors, in file order (possibly none).
+    func vectors() throws -> [Vector] {
+        let files = try FixtureLocator.load(extra: fixtures, onlyGiven: only, families: family)
+        let skipped = Set(skipFlag)
+        return files.flatMap(\.vectors).filter { skipped.isDisjoint(with: $0.flags) }
+    }
+
+    /// Why a selection is empty, for the "nothing was tested" line.
+    var emptyReason: String {
+        var filters: [String] = []
+        if !family.isEmpty { filters.append("--family " + family.map(\.rawValue).joined(separator: ",")) }
+        if !skipFlag.isEmpty { filters.append("--skip-flag " + skipFlag.joined(separator: ",")) }
+        return filters.isEmpty ? "the vector files hold no vector" : "no vector matches " + filters.joined(separator: " ")
+    }
+}
+
+/// How third-party adapters are run: shared by `run` and `matrix`.
+struct AdapterOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Seconds an adapter may take per vector before it is restarted (above 0, at most 3600).",
+                                            valueName: "seconds"))
+    var timeout: Double = 10
+
+    @Flag(name: .long, help: "Show every request sent to an adapter and every reply line on stderr.")
+    var verbose = false
+
+    /// Longest per-vector adapter timeout accepted (an hour): larger values
+    /// are mistakes, and would overflow the millisecond duration.
+    static let maxTimeout: Double = 3600
+
+    func validate() throws {
+        guard timeout.isFinite, timeout > 0, timeout <= Self.maxTimeout else {
+            throw ValidationError("--timeout must be a number of seconds above 0 and at most \(Int(Self.maxTimeout))")
+        }
+    }
+
+    /// Starts `command` as an adapter; adapters die with this process.
+    func launch(_ command: String) async throws -> AdapterSubject {
+        ProcessGroups.shared.stopOnSignals()
+        var log: (@Sendable (String) -> Void)? = nil
+        if verbose {
+            log = { line in FileHandle.standardError.write(Data("adapter \(line)\n".utf8)) }
+        }
+        do {
+            return try await AdapterSubject.launch(command: command, timeout: .milliseconds(Int64(timeout * 1000)), log: log)
+        } catch {
+            throw CLIError("\(error)")
+        }
+    }
+
+    /// Runs `vectors` against an adapter, stops its process group and keeps
+    /// its stderr in the report.
+    func run(_ subject: AdapterSubject, _ vectors: [Vector], progress: Progress, quiet: Bool) async -> RunReport {
+        var report = await Runner(subject: subject).run(vectors, progress: progress.callback)
+        await subject.stop()
+        let stderr = await subject.stderrText()
+        report.subjectStderr = stderr
+        guard !quiet else { return report }
+        let restarts = await subject.restarts()
+        if restarts > 0 {
+            Console.note("adapter \(subject.name) was restarted \(restarts) time\(restarts == 1 ? "" : "s") (crash, timeout or untrusted reply)")
+        }
+        if !stderr.isEmpty {
+            let last = stderr.split(separator: "\n").last.map(String.init) ?? ""
+            Console.note("adapter \(subject.name) wrote to stderr (kept in the --json report); last line: \(last.prefix(300))")
+        }
+        return report
+    }
+}
+
+/// A progress line on stderr when it is a terminal.
+struct Progress {
+    let label: String
+    let enabled: Bool
+
+    init(label: String = "", quiet: Bool) {
+        self.label = label
+        enabled = !quiet && isatty(STDERR_FILENO) == 1
+    }
+
+    var callback: (@Sendable (RunProgress) -> Void)? {
+        guard enabled else { return nil }
+        let label = self.label
+        return { progress in
+            guard progress.done % 25 == 0 || progress.done == progress.total else { return }
+            FileHandle.standardError.write(Data("\r\(label)\(progress.done)/\(progress.total) vectors".utf8))
+            if progress.done == progress.total { FileHandle.standardError.write(Data("\n".utf8)) }
+        }
+    }
+}
+
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run vectors against the reference implementation (or an adapter) and print a scorecard.",
+        discussion: """
+            By default every vector file under Fixtures/ runs against the reference. \
+            Exit status: 0 every graded vector passed; 1 any failed or errored, or nothing was graded \
+            (no vector selected, or every one unsupported); 2 the run could not happen.
+            """
+    )
+
+    @OptionGroup var selection: VectorSelection
+
     @Option(name: .long, help: ArgumentHelp("Write the JSON report to this file.", valueName: "file"))
     var json: String?
 
@@ -33,64 +130,34 @@ struct RunCommand: AsyncParsableCommand {
     var junit: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Run a third-party implementation through the JSON-lines adapter protocol instead of the reference.",
+        "Run a third-party implementation through the JSON-lines adapter protocol instead of the reference "
+            + "(run by /bin/sh -c in a process group of its own).",
         valueName: "command"))
     var adapter: String?
 
-    @Option(name: .long, help: ArgumentHelp("Seconds an adapter may take per vector before it is restarted.", valueName: "seconds"))
-    var timeout: Double = 10
+    @OptionGroup var adapterOptions: AdapterOptions
 
     @Flag(name: .long, help: "No progress line on stderr.")
     var quiet = false
 
     func run() async throws {
         do {
-            let families = try family.map { name throws(CLIError) -> Family in
-                guard let f = Family(rawValue: name) else {
-                    throw CLIError("unknown family \"\(name)\"; known: "
-                                   + Family.allCases.map(\.rawValue).joined(separator: ", "))
-                }
-                return f
-            }
-            let files = try FixtureLocator.load(extra: fixtures, onlyGiven: only, families: families)
-            let skipped = Set(skipFlag)
-            let vectors = files.flatMap(\.vectors).filter { skipped.isDisjoint(with: $0.flags) }
-            guard !vectors.isEmpty else { throw CLIError("no vectors to run") }
-            let showProgress = !quiet && isatty(STDERR_FILENO) == 1
-            let subject: any Subject
-            var adapterSubject: AdapterSubject? = nil
+            for path in [json, junit].compactMap({ $0 }) { try OutputFile.check(path) }
+            let vectors = try selection.vectors()
+            let progress = Progress(quiet: quiet)
+            let report: RunReport
             if let adapter {
-                guard timeout.isFinite, timeout > 0, timeout <= Self.maxTimeout else {
-                    throw CLIError("--timeout must be a number of seconds above 0 and at most \(Int(Self.maxTimeout))")
-                }
-                do {
-                    let launched = try await AdapterSubject.launch(command: adapter, timeout: .milliseconds(Int64(timeout * 1000)))
-                    adapterSubject = launched
-                    subject = launched
-                } catch {
-                    throw CLIError("\(error)")
-                }
+                let subject = try await adapterOptions.launch(adapter)
+                report = await adapterOptions.run(subject, vectors, progress: progress, quiet: quiet)
             } else {
-                subject = ReferenceSubject()
+                report = await Runner(subject: ReferenceSubject()).run(vectors, progress: progress.callback)
             }
-            var report = await Runner(subject: subject).run(vectors) { progress in
-                guard showProgress, progress.done % 25 == 0 || progress.done == progress.total else { return }
-                FileHandle.standardError.write(Data("\r\(progress.done)/\(progress.total) vectors".utf8))
-                if progress.done == progress.total { FileHandle.standardError.write(Data("\n".utf8)) }
-            }
-            if let adapterSubject {
-                await adapterSubject.stop()
-                let stderr = await adapterSubject.stderrText()
-                report.subjectStderr = stderr
-                if !stderr.isEmpty && !quiet {
-                    let last = stderr.split(separator: "\n").last.map(String.init) ?? ""
-                    FileHandle.standardError.write(Data(
-                        "adapter wrote \(stderr.utf8.count) bytes to stderr (kept in the --json report); last line: \(last.prefix(300))\n".utf8))
-                }
+            if vectors.isEmpty {
+                Console.note("nothing was tested: \(selection.emptyReason)")
             }
             print(Reports.scorecard(report))
-            if let json { try write(Reports.json(report), to: json) }
-            if let junit { try write(Reports.junit(report), to: junit) }
+            if let json { try OutputFile.write(Reports.json(report), to: json) }
+            if let junit { try OutputFile.write(Reports.junit(report), to: junit) }
             throw ExitCode(report.exitCode)
         } catch let error as CLIError {
             Console.fail(error.description)
@@ -98,24 +165,44 @@ struct RunCommand: AsyncParsableCommand {
             Console.fail("bad vector file \(error.description)")
         }
     }
+}
 
-    /// Longest per-vector adapter timeout accepted (an hour): larger values
-    /// are mistakes, and would overflow the millisecond duration.
-    static let maxTimeout: Double = 3600
+/// Report files: checked before a run starts, written atomically after it.
+enum OutputFile {
+    static func check(_ path: String) throws {
+        guard !path.isEmpty else { throw CLIError("an output file name is empty") }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard !isDirectory.boolValue else { throw CLIError("cannot write \(path): it is a directory") }
+            guard FileManager.default.isWritableFile(atPath: path) else { throw CLIError("cannot write \(path): not writable") }
+            return
+        }
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CLIError("cannot write \(path): folder \(parent) does not exist")
+        }
+        guard FileManager.default.isWritableFile(atPath: parent) else {
+            throw CLIError("cannot write \(path): folder \(parent) is not writable")
+        }
+    }
 
-    func write(_ text: String, to path: String) throws {
+    static func write(_ text: String, to path: String) throws {
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw CLIError("cannot write \(path): \(error.localizedDescription)")
         }
     }
 }
 
-/// One-line errors on stderr.
+/// One-line messages on stderr.
 enum Console {
     static func fail(_ message: String, status: Int32 = 2) -> Never {
         FileHandle.standardError.write(Data("trustsuite: \(message)\n".utf8))
         exit(status)
+    }
+
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data("trustsuite: \(message)\n".utf8))
     }
 }

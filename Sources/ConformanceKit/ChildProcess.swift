@@ -1,0 +1,262 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A command run by `/bin/sh -c` in a process group of its own, with its
+/// three standard streams on pipes.
+///
+/// The child starts with an empty signal mask and default signal actions
+/// (whatever the runner blocks or ignores is not inherited). Stopping it
+/// signals the whole group — the shell, the adapter and anything they
+/// started — first with SIGTERM, then with SIGKILL after a grace period,
+/// and reaps the leader, so nothing the command started outlives the run.
+final class ChildProcess: @unchecked Sendable {
+    let pid: pid_t
+    /// Our end of the child's stdin (-1 once closed).
+    private var inputFD: Int32
+    private let lock = NSLock()
+    private var status: Int32?
+    private let readers: [PipeReader]
+
+    /// Starts `command`; `onStdout` / `onStderr` get each chunk read, then an
+    /// empty chunk at end of file. Both are called on reader threads.
+    init(command: String, onStdout: @escaping @Sendable (ArraySlice<UInt8>) -> Void,
+         onStderr: @escaping @Sendable (ArraySlice<UInt8>) -> Void) throws {
+        // A dead adapter must surface as a write error, not kill the runner.
+        signal(SIGPIPE, SIG_IGN)
+        var stdinPipe: [Int32] = [-1, -1], stdoutPipe: [Int32] = [-1, -1], stderrPipe: [Int32] = [-1, -1]
+        for index in 0..<3 {
+            let made: Int32
+            switch index {
+            case 0: made = Self.makePipe(&stdinPipe)
+            case 1: made = Self.makePipe(&stdoutPipe)
+            default: made = Self.makePipe(&stderrPipe)
+            }
+            guard made == 0 else {
+                for fd in stdinPipe + stdoutPipe + stderrPipe where fd >= 0 { close(fd) }
+                throw AdapterError("cannot create a pipe: \(String(cString: strerror(errno)))")
+            }
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        sigdelset(&defaults, SIGKILL)
+        sigdelset(&defaults, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        var child: pid_t = 0
+        let arguments = ["/bin/sh", "-c", command]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let spawned = posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, environ)
+        close(stdinPipe[0])
+        close(stdoutPipe[1])
+        close(stderrPipe[1])
+        guard spawned == 0 else {
+            close(stdinPipe[1]); close(stdoutPipe[0]); close(stderrPipe[0])
+            throw AdapterError("cannot start `\(command)`: \(String(cString: strerror(spawned)))")
+        }
+        pid = child
+        inputFD = stdinPipe[1]
+        readers = [PipeReader(fd: stdoutPipe[0], sink: onStdout), PipeReader(fd: stderrPipe[0], sink: onStderr)]
+        ProcessGroups.shared.insert(child)
+        for reader in readers { reader.start() }
+    }
+
+    /// A pipe whose ends are closed in any other program this process starts.
+    private static func makePipe(_ ends: inout [Int32]) -> Int32 {
+        guard pipe(&ends) == 0 else { return -1 }
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return 0
+    }
+
+    deinit {
+        _ = stop(grace: .milliseconds(100))
+    }
+
+    /// Writes all of `bytes` to the child's stdin.
+    func write(_ bytes: [UInt8]) throws {
+        let fd = lock.withLock { inputFD }
+        guard fd >= 0 else { throw AdapterError("the adapter's input is closed") }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                posixWrite(fd, buffer.baseAddress.map { $0 + offset }, bytes.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw AdapterError("cannot write to the adapter: \(String(cString: strerror(errno)))")
+            }
+            offset += written
+        }
+    }
+
+    /// Closes the child's stdin (it sees end of file).
+    func closeInput() {
+        lock.withLock {
+            if inputFD >= 0 { close(inputFD); inputFD = -1 }
+        }
+    }
+
+    /// The wait status once the child has exited, waiting at most `limit`.
+    func exitStatus(within limit: Duration) -> Int32? {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            if let status = reap(blocking: false) { return status }
+            if ContinuousClock.now >= deadline { return nil }
+            usleep(5_000)
+        }
+    }
+
+    /// Stops the child and everything in its process group: stdin closed,
+    /// SIGTERM to the group, SIGKILL to the group after `grace`, leader
+    /// reaped. Returns the leader's wait status. Safe to call repeatedly.
+    @discardableResult
+    func stop(grace: Duration = .seconds(1)) -> Int32 {
+        closeInput()
+        if reap(blocking: false) == nil {
+            kill(-pid, SIGTERM)
+            _ = exitStatus(within: grace)
+        }
+        // The leader may be gone while members of its group live on
+        // (`sh -c 'sleeper & exec adapter'`): the group is killed regardless.
+        kill(-pid, SIGKILL)
+        let status = reap(blocking: true) ?? 0
+        ProcessGroups.shared.remove(pid)
+        for reader in readers { reader.finish() }
+        return status
+    }
+
+    /// Waits for the leader when `blocking`; nil while it runs.
+    private func reap(blocking: Bool) -> Int32? {
+        lock.withLock {
+            if let status { return status }
+            var raw: Int32 = 0
+            while true {
+                let result = waitpid(pid, &raw, blocking ? 0 : WNOHANG)
+                if result == pid { status = raw; return raw }
+                if result == 0 { return nil }
+                if errno == EINTR { continue }
+                // ECHILD: reaped elsewhere; record an unknown status.
+                status = -1
+                return -1
+            }
+        }
+    }
+
+    /// "exited with status 3", "was killed by signal 11 (SIGSEGV)".
+    static func describe(status: Int32) -> String {
+        if status == -1 { return "exited (status unknown)" }
+        let signal = status & 0x7f
+        if signal == 0 { return "exited with status \((status >> 8) & 0xff)" }
+        let name = signalNames[signal].map { " (\($0))" } ?? ""
+        return "was killed by signal \(signal)\(name)"
+    }
+
+    static let signalNames: [Int32: String] = [
+        SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+        SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV",
+        SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM",
+    ]
+}
+
+private func posixWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(fd, bytes, count)
+}
+
+/// Reads one pipe on a thread of its own until end of file or `finish()`,
+/// polling so that a pipe held open by an escaped grandchild never pins it.
+private final class PipeReader: @unchecked Sendable {
+    private let fd: Int32
+    private let sink: @Sendable (ArraySlice<UInt8>) -> Void
+    private let lock = NSLock()
+    private var finished = false
+
+    init(fd: Int32, sink: @escaping @Sendable (ArraySlice<UInt8>) -> Void) {
+        self.fd = fd
+        self.sink = sink
+    }
+
+    func start() {
+        let thread = Thread { [self] in loop() }
+        thread.name = "trustsuite-adapter-pipe"
+        thread.start()
+    }
+
+    func finish() { lock.withLock { finished = true } }
+
+    private func loop() {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        defer { close(fd) }
+        while true {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 100)
+            if ready == 0 {
+                if lock.withLock({ finished }) { sink([]); return }
+                continue
+            }
+            if ready < 0 {
+                if errno == EINTR { continue }
+                sink([])
+                return
+            }
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { sink([]); return }
+            sink(buffer[0..<count])
+        }
+    }
+}
+
+/// The process groups of every adapter alive in this process, so a runner
+/// stopped by a signal can take them down with it.
+public final class ProcessGroups: @unchecked Sendable {
+    public static let shared = ProcessGroups()
+    private let lock = NSLock()
+    private var groups: Set<pid_t> = []
+    private var sources: [any DispatchSourceSignal] = []
+
+    func insert(_ pid: pid_t) { _ = lock.withLock { groups.insert(pid) } }
+    func remove(_ pid: pid_t) { _ = lock.withLock { groups.remove(pid) } }
+
+    /// SIGKILLs every live adapter group.
+    public func killAll() {
+        for pid in lock.withLock({ groups }) { kill(-pid, SIGKILL) }
+    }
+
+    /// On SIGINT, SIGTERM or SIGHUP: kill every adapter group, then exit
+    /// with 128 + the signal number, as a shell reports it.
+    public func stopOnSignals() {
+        lock.withLock {
+            guard sources.isEmpty else { return }
+            for number in [SIGINT, SIGTERM, SIGHUP] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { [self] in
+                    killAll()
+                    exit(128 + number)
+                }
+                source.resume()
+                sources.append(source)
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import ArgumentParser
+import ConformanceKit
+import Foundation
+import ReferenceSubjects
+
+/// The reference and several adapters on the same vectors, side by side.
+struct MatrixCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "matrix",
+        abstract: "Run the reference and each adapter on the same vectors and write a results matrix.",
+        discussion: """
+            Each adapter runs in turn, isolated as in `trustsuite run --adapter` (own process group, \
+            restarted after a crash or timeout). The matrix has one row per vector and one column per \
+            implementation, rows where implementations disagree first, and a summary per implementation \
+            and family. Third parties' wrong answers are findings: exit status 0 when the matrix is \
+            written, 1 when the reference itself failed a vector, 2 when the run could not happen.
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("An implementation to compare, as NAME='COMMAND' (repeatable).",
+                                            valueName: "name=command"))
+    var adapter: [String] = []
+
+    @OptionGroup var selection: VectorSelection
+
+    @Option(name: .long, help: ArgumentHelp("Write the matrix as Markdown to this file.", valueName: "file"))
+    var markdown: String?
+
+    @Option(name: .long, help: ArgumentHelp("Write the matrix as JSON to this file.", valueName: "file"))
+    var json: String?
+
+    @Option(name: .long, help: ArgumentHelp("Write the matrix as one self-contained HTML page to this file.", valueName: "file"))
+    var html: String?
+
+    @OptionGroup var adapterOptions: AdapterOptions
+
+    @Flag(name: .long, help: "No progress line on stderr.")
+    var quiet = false
+
+    func run() async throws {
+        do {
+            let outputs = [markdown, json, html].compactMap { $0 }
+            guard !outputs.isEmpty else { throw CLIError("say where to write the matrix: --markdown, --json and/or --html FILE") }
+            for path in outputs { try OutputFile.check(path) }
+            let implementations = try adapter.map(Self.parse)
+            var names: Set<String> = ["reference"]
+            for (name, _) in implementations where !names.insert(name).inserted {
+                throw CLIError("implementation name \"\(name)\" is used twice (\"reference\" is taken)")
+            }
+            let vectors = try selection.vectors()
+            guard !vectors.isEmpty else {
+                Console.note("nothing was tested: \(selection.emptyReason)")
+                throw ExitCode(1)
+            }
+            let started = ContinuousClock.now
+            var columns = [Matrix.Column(
+                name: "reference", command: nil,
+                report: await Runner(subject: ReferenceSubject()).run(vectors, progress: Progress(label: "reference: ", quiet: quiet).callback))]
+            for (name, command) in implementations {
+                let progress = Progress(label: "\(name): ", quiet: quiet)
+                let report: RunReport
+                do {
+                    let subject = try await adapterOptions.launch(command)
+                    report = await adapterOptions.run(subject, vectors, progress: progress, quiet: quiet)
+                } catch let error as CLIError {
+                    Console.note("\(name) could not be run; its column is all errors: \(error.description)")
+                    report = await Runner(subject: UnavailableSubject(name: name, reason: error.description)).run(vectors)
+                }
+                columns.append(Matrix.Column(name: name, command: command, report: report))
+            }
+            let matrix = Matrix(columns: columns)
+            let description = Self.commandLine()
+            if let markdown { try OutputFile.write(matrix.markdown(command: description), to: markdown) }
+            if let json { try OutputFile.write(matrix.json(command: description), to: json) }
+            if let html { try OutputFile.write(matrix.html(command: description), to: html) }
+            print(matrix.summaryMarkdown().joined(separator: "\n"))
+            let seconds = Runner.seconds(ContinuousClock.now - started)
+            print("\n\(matrix.rows.filter(\.disagreement).count) of \(matrix.rows.count) vectors with disagreements; "
+                  + "\(columns.count) implementations in \(String(format: "%.1f", seconds)) s")
+            throw ExitCode(columns[0].report.exitCode)
+        } catch let error as CLIError {
+            Console.fail(error.description)
+        } catch let error as VectorLoadError {
+            Console.fail("bad vector file \(error.description)")
+        }
+    }
+
+    /// `NAME=COMMAND`, split at the first `=`.
+    static func parse(_ text: String) throws -> (String, String) {
+        guard let equals = text.firstIndex(of: "=") else {
+            throw CLIError("--adapter takes NAME='COMMAND', got \"\(text.prefix(100))\"")
+        }
+        let name = text[..<equals].trimmingCharacters(in: .whitespaces)
+        let command = text[text.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, !command.isEmpty else { throw CLIError("--adapter takes NAME='COMMAND' with both parts non-empty") }
+        return (name, command)
+    }
+
+    /// The command line as typed, for the matrix's header.
+    static func commandLine() -> String {
+        CommandLine.arguments.enumerated().map { index, argument in
+            let shown = index == 0 ? "trustsuite" : argument
+            return shown.contains(where: { " '\"$".contains($0) }) ? "'" + shown.replacingOccurrences(of: "'", with: "'\\''") + "'" : shown
+        }.joined(separator: " ")
+    }
+}
+
+/// An adapter that could not start: every vector it claims nothing of is an error.
+struct UnavailableSubject: Subject {
+    let name: String
+    let reason: String
+    var gradesErrorCodes: Bool { false }
+    var families: Set<Family> { Set(Family.allCases) }
+    func evaluate(family: Family, input: JSONValue) async throws -> SubjectAnswer { throw CLIError(reason) }
+}
