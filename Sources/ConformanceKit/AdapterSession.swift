@@ -133,6 +133,7 @@ actor AdapterSession {
                                        stderr: caseStderr())
                 }
                 var answer = SubjectAnswer(verdict, error: reply["error"]?.stringValue, output: reply["output"])
+                child.settleStderr()
                 let text = caseStderr()
                 answer.stderr = text.isEmpty ? nil : text
                 return answer

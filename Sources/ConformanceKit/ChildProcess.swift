@@ -140,9 +140,35 @@ final class ChildProcess: @unchecked Sendable {
         // (`sh -c 'sleeper & exec adapter'`): the group is killed regardless.
         kill(-pid, SIGKILL)
         let status = reap(blocking: true) ?? 0
+        // SIGKILL is delivered at once but a process takes a moment to die.
+        let deadline = ContinuousClock.now + .seconds(2)
+        while Self.groupHasLiveMembers(pid) && ContinuousClock.now < deadline { usleep(2_000) }
         ProcessGroups.shared.remove(pid)
         for reader in readers { reader.finish() }
         return status
+    }
+
+    /// Waits until the child's stderr has been read up to what is in the
+    /// pipe now (a reply on stdout follows the stderr lines written before it).
+    func settleStderr(within limit: Duration = .milliseconds(200)) {
+        let deadline = ContinuousClock.now + limit
+        while !readers[1].drained() && ContinuousClock.now < deadline { usleep(500) }
+    }
+
+    /// Whether a process of group `group` is alive (not a zombie), from /proc.
+    static func groupHasLiveMembers(_ group: pid_t) -> Bool {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else {
+            return kill(-group, 0) == 0
+        }
+        for entry in entries where entry.first?.isNumber == true {
+            guard let data = FileManager.default.contents(atPath: "/proc/\(entry)/stat") else { continue }
+            // "pid (comm) state ppid pgrp …": comm may hold spaces, so split after its last ')'.
+            let text = String(decoding: data, as: UTF8.self)
+            guard let close = text.lastIndex(of: ")") else { continue }
+            let fields = text[text.index(after: close)...].split(separator: " ")
+            if fields.count > 2, fields[0] != "Z", fields[0] != "X", Int32(fields[2]) == group { return true }
+        }
+        return false
     }
 
     /// Waits for the leader when `blocking`; nil while it runs.
@@ -189,6 +215,8 @@ private final class PipeReader: @unchecked Sendable {
     private let sink: @Sendable (ArraySlice<UInt8>) -> Void
     private let lock = NSLock()
     private var finished = false
+    private var busy = false
+    private var ended = false
 
     init(fd: Int32, sink: @escaping @Sendable (ArraySlice<UInt8>) -> Void) {
         self.fd = fd
@@ -203,9 +231,19 @@ private final class PipeReader: @unchecked Sendable {
 
     func finish() { lock.withLock { finished = true } }
 
+    /// Nothing waiting in the pipe and no chunk on its way to the sink.
+    func drained() -> Bool {
+        lock.withLock {
+            if ended { return true }
+            if busy { return false }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            return poll(&descriptor, 1, 0) <= 0 || descriptor.revents & Int16(POLLIN) == 0
+        }
+    }
+
     private func loop() {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        defer { close(fd) }
+        defer { lock.withLock { ended = true; close(fd) } }
         while true {
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, 100)
@@ -218,10 +256,12 @@ private final class PipeReader: @unchecked Sendable {
                 sink([])
                 return
             }
+            lock.withLock { busy = true }
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { sink([]); return }
+            if count < 0 && errno == EINTR { lock.withLock { busy = false }; continue }
+            if count <= 0 { sink([]); lock.withLock { busy = false }; return }
             sink(buffer[0..<count])
+            lock.withLock { busy = false }
         }
     }
 }

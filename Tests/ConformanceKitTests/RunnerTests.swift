@@ -57,7 +57,8 @@ struct ScriptedSubject: Subject {
     @Test func thirdPartiesAreGradedOnVerdictOnly() async {
         let report = await Runner(subject: ScriptedSubject(answers: Self.answers, gradesErrorCodes: false)).run(Self.vectors)
         #expect(report.cases[2].grade == .pass)  // wrong code is shown, not graded
-        #expect(report.cases[5].grade == .fail)  // a given output that is wrong still fails
+        #expect(report.cases[5].grade == .pass)  // outputs are shown, not graded, without "gradeOutputs"
+        #expect(report.cases[1].grade == .fail)  // an accepted invalid input always fails
     }
 
     @Test func reportsListDangerousFailuresFirst() async throws {
@@ -65,7 +66,7 @@ struct ScriptedSubject: Subject {
         let text = Reports.scorecard(report)
         let firstProblem = try #require(text.split(separator: "\n").first { $0.contains("[fail]") || $0.contains("[error]") })
         #expect(firstProblem.hasPrefix("!! "))
-        #expect(text.contains("FAIL: 2 passed, 4 failed, 1 unsupported, 1 errors"))
+        #expect(text.contains("FAIL: 2 passed, 4 failed (1 accepted invalid input), 1 unsupported, 1 errors"))
 
         let json = try JSONDecoder().decode(JSONValue.self, from: Data(Reports.json(report).utf8))
         #expect(json["summary"]?["total"]?.int64Value == 8)

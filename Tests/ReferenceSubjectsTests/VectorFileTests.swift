@@ -23,7 +23,7 @@ import TestSupport
     func vector(_ testCase: VectorCase) async throws {
         let vector = testCase.vector
         let answer = try await ReferenceSubject().evaluate(family: vector.family, input: vector.input)
-        let (grade, message) = Grader.grade(vector, answer: answer, gradesErrorCodes: true)
+        let (grade, message) = Grader.grade(vector, answer: answer, gradesErrorCodes: true, gradesOutputs: true)
         #expect(grade == .pass, "\(message)")
     }
 }
