@@ -96,7 +96,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit"]),
+        .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit", "TestSupport"]),
         .testTarget(
             name: "LocalAuthorizationTests",
             dependencies: [

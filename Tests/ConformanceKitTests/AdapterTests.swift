@@ -1,6 +1,7 @@
 import ConformanceKit
 import Foundation
 import Testing
+import TestSupport
 
 /// A toy adapter whose behaviour is chosen by each vector's `cborHex`, and
 /// helpers to run it.
@@ -60,16 +61,6 @@ enum ToyAdapter {
                input: .object(["cborHex": .string(hex)]), result: result,
                error: result == .invalid ? "unexpectedBreak" : nil, output: output)
     }
-
-    /// Processes whose command line mentions `marker` (zombies have none).
-    static func processes(mentioning marker: String) -> [String] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.filter { Int($0) != nil }.compactMap { pid in
-            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
-            let line = String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
-            return line.contains(marker) ? "\(pid): \(line)" : nil
-        }
-    }
 }
 
 /// The adapter runner isolates a third-party implementation: a crash, a hang
@@ -115,12 +106,12 @@ enum ToyAdapter {
         // grandchild that ignores SIGTERM too, and hung on the last vector.
         let command = "sh -c 'python3 \(path) \(marker) --ignore-term'"
         let subject = try await AdapterSubject.launch(command: command, timeout: .milliseconds(800))
-        #expect(!ToyAdapter.processes(mentioning: marker).isEmpty, "the adapter and its sleeper run")
+        #expect(!Processes.mentioning(marker).isEmpty, "the adapter and its sleeper run")
         let report = await Runner(subject: subject).run([ToyAdapter.vector(1, "02", .valid), ToyAdapter.vector(2, "01", .valid),
                                                          ToyAdapter.vector(3, "03", .valid)])
         #expect(report.cases.map(\.grade) == [.pass, .error, .pass])
         await subject.stop()
-        #expect(ToyAdapter.processes(mentioning: marker) == [])
+        #expect(Processes.mentioning(marker) == [])
     }
 
     @Test func aDoubledReplyIsNotTakenForTheNextVector() async throws {

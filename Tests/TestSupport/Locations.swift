@@ -10,6 +10,17 @@ public enum Locations {
     public static var fixtures: URL { packageRoot.appendingPathComponent("Fixtures") }
     public static var fuzz: URL { packageRoot.appendingPathComponent("Fuzz") }
 
+    /// The Python of the adapters' virtual environment (made by .ci/run):
+    /// `TRUSTSUITE_ADAPTER_PYTHON`, else `.venv-adapters/bin/python`.
+    public static var adapterPython: String? {
+        if let path = ProcessInfo.processInfo.environment["TRUSTSUITE_ADAPTER_PYTHON"], !path.isEmpty { return path }
+        let path = packageRoot.appendingPathComponent(".venv-adapters/bin/python").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
+    public static let adapterPythonMissingReason =
+        "no adapter virtual environment: run `python3 -m venv .venv-adapters && .venv-adapters/bin/pip install -r Adapters/requirements.txt` (as .ci/run does) or set TRUSTSUITE_ADAPTER_PYTHON"
+
     /// `TRUSTSUITE_EXTERNAL_VECTORS`, else `../shared/vectors` beside the checkout.
     public static var externalVectors: URL {
         if let path = ProcessInfo.processInfo.environment["TRUSTSUITE_EXTERNAL_VECTORS"], !path.isEmpty {

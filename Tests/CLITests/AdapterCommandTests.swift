@@ -1,0 +1,115 @@
+import ConformanceKit
+import Foundation
+import ReferenceSubjects
+import Testing
+import TestSupport
+
+/// `trustsuite adapter` serves the reference over the adapter protocol; run
+/// through the protocol it must answer every vector exactly as the
+/// in-process reference does.
+@Suite struct AdapterCommandTests {
+    @Test func theProtocolAgreesWithTheInProcessReferenceVectorForVector() async throws {
+        let vectors = Family.allCases.flatMap { FixtureVectors.cases($0).map(\.vector) }
+        let subject = try await AdapterSubject.launch(command: "exec '\(CLI.binary.path)' adapter")
+        #expect(subject.families == Set(Family.allCases))
+        #expect(subject.gradesOutputs)
+        let overProtocol = await Runner(subject: subject).run(vectors)
+        await subject.stop()
+        let inProcess = await Runner(subject: ReferenceSubject()).run(vectors)
+        #expect(overProtocol.cases.count == inProcess.cases.count)
+        var differences: [String] = []
+        for (remote, local) in zip(overProtocol.cases, inProcess.cases) {
+            let same = remote.grade == local.grade && remote.answer?.verdict == local.answer?.verdict
+                && remote.answer?.error == local.answer?.error
+                && (remote.answer?.output ?? .null).matches(local.answer?.output ?? .null)
+            if !same { differences.append("\(remote.vector.id): \(remote.grade) \(remote.message) vs \(local.grade)") }
+        }
+        #expect(differences.isEmpty, "\(differences.count) differ, first: \(differences.prefix(3))")
+        #expect(overProtocol.count(.pass) == vectors.count)
+    }
+
+    @Test func unreadableRequestsAreAnsweredNotFatal() throws {
+        let lines = "not json\n{\"id\":\"7\",\"family\":\"nope\",\"input\":{}}\n{\"id\":\"8\",\"family\":\"cbor\"}\n"
+            + "{\"id\":\"9\",\"family\":\"cbor\",\"input\":{\"cborHex\":\"00\",\"mode\":\"ctap2\"}}\n"
+        let outcome = try CLI.run(["adapter"], stdin: Data(lines.utf8))
+        #expect(outcome.status == 0)
+        let replies = try outcome.stdout.split(separator: "\n").map { try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
+        #expect(replies.count == 5)
+        #expect(replies[0]["gradeOutputs"]?.boolValue == true)
+        #expect(replies[1]["result"]?.stringValue == "unsupported")
+        #expect(replies[2]["id"]?.stringValue == "7" && replies[2]["result"]?.stringValue == "unsupported")
+        #expect(replies[3]["id"]?.stringValue == "8" && replies[3]["result"]?.stringValue == "unsupported")
+        #expect(replies[4]["id"]?.stringValue == "9" && replies[4]["result"]?.stringValue == "valid")
+        #expect(replies[4]["output"]?["diagnostic"]?.stringValue == "0")
+    }
+}
+
+/// `trustsuite run` and `trustsuite matrix` as a user calls them.
+@Suite struct RunAndMatrixCommandTests {
+    @Test func aRunThatGradesNothingExitsOne() throws {
+        let none = try CLI.run(["run", "--family", "cbor", "--skip-flag", "LimitPolicy", "--only", "--fixtures",
+                                Locations.fixtures.appendingPathComponent("la-right").path])
+        #expect(none.status == 1)
+        #expect(none.stderr.contains("nothing was tested"))
+        #expect(none.stdout.contains("NOTHING TESTED"))
+
+        let unsupported = try CLI.run(["run", "--family", "cbor", "--adapter",
+                                       "echo '{\"adapter\":\"none\",\"version\":\"1\",\"families\":[]}'; cat >/dev/null"])
+        #expect(unsupported.status == 1, "\(unsupported)")
+        #expect(unsupported.stdout.contains("NOTHING TESTED"))
+    }
+
+    @Test func reportPathsAreCheckedBeforeTheRun() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for arguments in [["--json", folder.path], ["--junit", folder.appendingPathComponent("missing/r.xml").path], ["--json", ""]] {
+            // An adapter that would leave a file behind if it were started.
+            let started = folder.appendingPathComponent("started")
+            let outcome = try CLI.run(["run", "--family", "cbor", "--adapter", "touch '\(started.path)'; exit 1"] + arguments)
+            #expect(outcome.status == 2, "\(outcome)")
+            #expect(outcome.stderrLines.count == 1 && outcome.stderr.hasPrefix("trustsuite: "), "\(outcome)")
+            #expect(!FileManager.default.fileExists(atPath: started.path))
+        }
+    }
+
+    @Test func hostileTimeoutsAreRefused() throws {
+        for value in ["0", "-1", "inf", "nan", "1e19", "3601", "", "ten"] {
+            let outcome = try CLI.run(["run", "--family", "cbor", "--adapter", "cat", "--timeout", value])
+            #expect(outcome.status == 2 && !outcome.signaled, "--timeout \(value): \(outcome)")
+            #expect(outcome.stderrLines.count == 1 && outcome.stderr.hasPrefix("trustsuite: "), "--timeout \(value): \(outcome)")
+        }
+    }
+
+    @Test func matrixWritesAllThreeFormats() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let markdown = folder.appendingPathComponent("m.md"), json = folder.appendingPathComponent("m.json")
+        let html = folder.appendingPathComponent("m.html")
+        // The reference against itself over the protocol, and a decoder that accepts everything.
+        let lenient = "exec python3 -c \"import sys, json; print(json.dumps({'adapter': 'yes', 'version': '1', 'families': ['cbor']}), flush=True)\n"
+            + "for l in sys.stdin: print(json.dumps({'id': json.loads(l)['id'], 'result': 'valid'}), flush=True)\""
+        let outcome = try CLI.run(["matrix", "--family", "cbor", "--quiet",
+                                   "--adapter", "self=exec '\(CLI.binary.path)' adapter", "--adapter", "yes=\(lenient)",
+                                   "--markdown", markdown.path, "--json", json.path, "--html", html.path])
+        #expect(outcome.status == 0, "\(outcome)")
+        let matrix = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: json))
+        let rows = try #require(matrix["rows"]?.arrayValue)
+        let cbor = FixtureVectors.cases(.cbor).count
+        #expect(rows.count == cbor)
+        #expect(matrix["implementations"]?.arrayValue?.map { $0["name"]?.stringValue } == ["reference", "self", "yes"])
+        // The accept-everything decoder disagrees on exactly the invalid vectors; they come first.
+        let invalid = FixtureVectors.cases(.cbor).filter { $0.vector.result == .invalid }.count
+        let disagreeing = rows.prefix { $0["disagreement"]?.boolValue == true }
+        #expect(disagreeing.count == invalid)
+        #expect(rows.filter { $0["disagreement"]?.boolValue == true }.count == invalid)
+        #expect(disagreeing.allSatisfy { $0["results"]?["yes"]?["outcome"]?.stringValue == "acceptedInvalid" })
+        #expect(rows.allSatisfy { $0["results"]?["self"]?["outcome"]?.stringValue == "pass" })
+        let summary = try #require(matrix["implementations"]?.arrayValue?.last?["summary"]?["cbor"])
+        #expect(summary["acceptedInvalid"]?.int64Value == Int64(invalid))
+        let text = try String(contentsOf: markdown, encoding: .utf8)
+        #expect(text.contains("| yes | cbor | \(cbor) |"))
+        let page = try String(contentsOf: html, encoding: .utf8)
+        #expect(page.components(separatedBy: "<tr data-family=").count - 1 == cbor)
+        #expect(page.contains("id=\"disagree\""))
+    }
+}
