@@ -78,13 +78,31 @@ public struct Matrix: Sendable {
 
     public var families: [Family] { Array(Set(rows.map(\.vector.family))).sorted() }
 
-    /// Counts per outcome of one column, over one family or all.
-    public func counts(column: Int, family: Family?) -> [Outcome: Int] {
+    /// Counts per outcome of one column, over one family (one part of it) or all.
+    public func counts(column: Int, family: Family?, part: String? = nil) -> [Outcome: Int] {
         var counts: [Outcome: Int] = [:]
-        for row in rows where family == nil || row.vector.family == family {
+        for row in rows where (family == nil || row.vector.family == family) && (part == nil || row.vector.part == part) {
             counts[Outcome(row.results[column]), default: 0] += 1
         }
         return counts
+    }
+
+    /// The summary lines of one column: each family it answered at least one
+    /// vector of (a family it does not claim is left out), and the cbor
+    /// family's modes under it.
+    public func summary(column: Int) -> [(label: String, counts: [Outcome: Int])] {
+        var lines: [(String, [Outcome: Int])] = []
+        for family in families {
+            let counts = counts(column: column, family: family)
+            guard counts.contains(where: { $0.key != .unsupported && $0.value > 0 }) else { continue }
+            lines.append((family.rawValue, counts))
+            var parts: [String] = []
+            for row in rows where row.vector.family == family {
+                if let part = row.vector.part, !parts.contains(part) { parts.append(part) }
+            }
+            for part in parts { lines.append(("\(family.rawValue) \(part)", self.counts(column: column, family: family, part: part))) }
+        }
+        return lines
     }
 
     // MARK: Markdown
@@ -111,11 +129,10 @@ public struct Matrix: Sendable {
                      "| implementation | family | vectors | pass | accepted invalid | rejected valid | wrong answer | unsupported | error |",
                      "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
         for (index, column) in columns.enumerated() {
-            for family in families {
-                let counts = counts(column: index, family: family)
+            for (label, counts) in summary(column: index) {
                 let total = counts.values.reduce(0, +)
                 let cells = Outcome.allCases.map { String(counts[$0] ?? 0) }
-                lines.append("| \(escapeCell(column.name)) | \(family.rawValue) | \(total) | " + cells.joined(separator: " | ") + " |")
+                lines.append("| \(escapeCell(column.name)) | \(label) | \(total) | " + cells.joined(separator: " | ") + " |")
             }
         }
         return lines
@@ -128,9 +145,8 @@ public struct Matrix: Sendable {
     public func json(command: String) -> String {
         let implementations: [JSONValue] = columns.enumerated().map { index, column in
             var summary: [String: JSONValue] = [:]
-            for family in families {
-                let counts = counts(column: index, family: family)
-                summary[family.rawValue] = .object(Dictionary(uniqueKeysWithValues: Outcome.allCases.map {
+            for (label, counts) in self.summary(column: index) {
+                summary[label] = .object(Dictionary(uniqueKeysWithValues: Outcome.allCases.map {
                     ($0.rawValue, JSONValue.int(Int64(counts[$0] ?? 0)))
                 }))
             }
@@ -192,9 +208,8 @@ public struct Matrix: Sendable {
             """
         page += Outcome.allCases.map { "<th>\(e($0.label.lowercased()))</th>" }.joined() + "</tr>\n"
         for (index, column) in columns.enumerated() {
-            for family in families {
-                let counts = counts(column: index, family: family)
-                page += "<tr><td>\(e(column.name))</td><td>\(family.rawValue)</td>"
+            for (label, counts) in summary(column: index) {
+                page += "<tr><td>\(e(column.name))</td><td>\(e(label))</td>"
                     + "<td class=\"num\">\(counts.values.reduce(0, +))</td>"
                     + Outcome.allCases.map { "<td class=\"num\">\(counts[$0] ?? 0)</td>" }.joined() + "</tr>\n"
             }
