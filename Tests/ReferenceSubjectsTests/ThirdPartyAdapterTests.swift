@@ -46,3 +46,52 @@ struct ThirdPartyAdapterTests {
         #expect(Reports.scorecard(report).contains("accInv"))
     }
 }
+
+/// The two example adapters of README's "Writing an adapter" run as
+/// written against every cbor vector.
+struct ReadmeAdapterExampleTests {
+    /// The fenced code block after `<!-- example-adapter: NAME -->`.
+    static func example(_ name: String) throws -> String {
+        let readme = try String(contentsOf: Locations.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let marker = try #require(readme.range(of: "<!-- example-adapter: \(name) -->"))
+        let rest = readme[marker.upperBound...]
+        let open = try #require(rest.range(of: "```"))
+        let bodyStart = try #require(rest[open.upperBound...].firstIndex(of: "\n"))
+        let close = try #require(rest[bodyStart...].range(of: "\n```"))
+        return String(rest[rest.index(after: bodyStart)..<close.lowerBound]) + "\n"
+    }
+
+    static let nodeAvailable: Bool = ["/usr/bin/node", "/usr/local/bin/node"].contains { FileManager.default.isExecutableFile(atPath: $0) }
+
+    static func run(_ interpreter: String, _ source: String, suffix: String) async throws -> RunReport {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("readme-adapter-\(UUID().uuidString).\(suffix)")
+        try Data(source.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let subject = try await AdapterSubject.launch(command: "exec \(interpreter) '\(url.path)'")
+        let report = await Runner(subject: subject).run(FixtureVectors.cases(.cbor).map(\.vector))
+        await subject.stop()
+        #expect(Processes.mentioning(url.lastPathComponent) == [])
+        return report
+    }
+
+    @Test(.enabled(if: Locations.adapterPython != nil, Comment(rawValue: Locations.adapterPythonMissingReason)))
+    func pythonExample() async throws {
+        let python = try #require(Locations.adapterPython)
+        let report = try await Self.run("'\(python)'", try Self.example("python"), suffix: "py")
+        #expect(report.count(.error) == 0, "\(report.cases.first { $0.grade == .error }?.message ?? "")")
+        #expect(report.cases.filter { $0.vector.part == "wellFormed" }.allSatisfy { $0.grade != .unsupported })
+        #expect(report.graded == report.cases.filter { $0.vector.part == "wellFormed" }.count)
+    }
+
+    @Test(.enabled(if: nodeAvailable, "node is not installed"))
+    func nodeExample() async throws {
+        let report = try await Self.run("node", try Self.example("node"), suffix: "js")
+        #expect(report.count(.error) == 0, "\(report.cases.first { $0.grade == .error }?.message ?? "")")
+        let wellFormed = report.cases.filter { $0.vector.part == "wellFormed" }
+        #expect(report.graded == wellFormed.count)
+        // A checker this small gets the structure right; what it misses is
+        // duplicate keys and the depth policy (10 of 335 today).
+        let failed = wellFormed.filter { $0.grade == .fail }
+        #expect(failed.count < wellFormed.count / 10, "\(failed.map(\.vector.id))")
+    }
+}
