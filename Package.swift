@@ -69,6 +69,7 @@ let package = Package(
         .target(name: "ReferenceSubjects", dependencies: [
             "ConformanceKit", "StrictCBOR", "AppAttest", "KeychainAccessControl", "KeychainModel", "LocalAuthorization",
             .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         // Fuzz oracles: called by the libFuzzer harnesses in Fuzz/ and by the replay tests.
         .target(
@@ -81,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "trustsuite",
             dependencies: [
-                "ReferenceSubjects", "ConformanceKit", "StrictCBOR", "AppAttest", "AppAttestGenerator", "KeychainAccessControl", "KeychainModel",
+                "ReferenceSubjects", "ConformanceKit", "StrictCBOR", "AppAttest", "AppAttestGenerator", "KeychainAccessControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -115,7 +116,7 @@ let package = Package(
         .testTarget(
             name: "AppAttestTests",
             dependencies: [
-                "AppAttest", "OpenSSLOracle", "TestSupport", "StrictCBOR",
+                "AppAttest", "OpenSSLOracle", "TestSupport", "StrictCBOR", "ConformanceKit",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -126,7 +127,15 @@ let package = Package(
         .testTarget(name: "ReferenceSubjectsTests", dependencies: ["ReferenceSubjects", "ConformanceKit", "TestSupport"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"]),
         // Runs the built `trustsuite` binary as a user does (input forms, hostile arguments).
-        .testTarget(name: "CLITests", dependencies: ["trustsuite", "TestSupport", "ConformanceKit"]),
+        .testTarget(name: "CLITests", dependencies: ["trustsuite", "TestSupport", "ConformanceKit", "ReferenceSubjects"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// As swift-asn1 does: explicit existentials and imports for every module used.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}

@@ -1,3 +1,4 @@
+import SwiftASN1
 import Crypto
 import X509
 

@@ -1,3 +1,4 @@
+import StrictCBOR
 import AppAttest
 import ConformanceKit
 import Foundation

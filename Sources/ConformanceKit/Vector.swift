@@ -21,9 +21,15 @@ public enum Family: String, Sendable, Hashable, CaseIterable, Codable, Comparabl
         }
     }
 
-    /// Trace families: their vectors are graded step by step on `output`.
-    public var isTrace: Bool {
-        self == .devicecheck || self == .keychainFlow || self == .laRight
+    /// The folder under Fixtures/ that holds the family's vector files.
+    public var fixtureFolder: String {
+        switch self {
+        case .cbor: "cbor"
+        case .appAttestAttestation, .appAttestAssertion, .appAttestReceipt, .devicecheck: "app-attest"
+        case .keychainACL: "keychain-acl"
+        case .keychainFlow: "keychain-flow"
+        case .laRight: "la-right"
+        }
     }
 
     public static func < (lhs: Family, rhs: Family) -> Bool {

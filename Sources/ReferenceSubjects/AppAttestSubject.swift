@@ -1,3 +1,5 @@
+import StrictCBOR
+import SwiftASN1
 import AppAttest
 import ConformanceKit
 import Foundation

@@ -1,3 +1,4 @@
+import SwiftASN1
 import AppAttest
 import ConformanceKit
 import Foundation

@@ -1,3 +1,4 @@
+import StrictCBOR
 import AppAttest
 import ArgumentParser
 import ConformanceKit

@@ -1,3 +1,5 @@
+import SwiftASN1
+import StrictCBOR
 import AppAttest
 import Crypto
 import Foundation

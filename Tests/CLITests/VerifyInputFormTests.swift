@@ -127,7 +127,7 @@ struct VerifyInputFormTests {
         let empty = folder.appendingPathComponent("empty")
         try Data().write(to: empty)
         let huge = folder.appendingPathComponent("huge")
-        FileManager.default.createFile(atPath: huge.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: huge.path, contents: nil))
         let handle = try FileHandle(forWritingTo: huge)
         try handle.truncate(atOffset: 100 * 1024 * 1024)  // 100 MB, sparse
         try handle.close()

@@ -4,42 +4,42 @@ import Testing
 import TestSupport
 
 /// Replays every committed fuzz finding (`Fuzz/FailCases/<harness>/`) and
-/// every seed (`Fuzz/Corpus/<harness>/`) through the harness's oracle.
+/// every seed (`Fuzz/Corpus/<harness>/`) through the harness's oracle, for
+/// every harness of the registry.
 @Suite struct ReplayTests {
     struct Input: Sendable, CustomStringConvertible {
-        let harness: String
+        let harness: Harness
         let kind: String
         let url: URL
-        var description: String { "\(kind)/\(harness)/\(url.lastPathComponent)" }
+        var description: String { "\(kind)/\(harness.rawValue)/\(url.lastPathComponent)" }
     }
 
-    static let harnesses: [String: @Sendable ([UInt8]) -> [String]] = [
-        "FuzzCBOR": FuzzTargets.cbor,
-        "FuzzAttestation": FuzzTargets.attestation,
-        "FuzzAssertion": FuzzTargets.assertion,
-        "FuzzReceipt": FuzzTargets.receipt,
-        "FuzzACL": FuzzTargets.aclEvaluate,
-    ]
-
     static func inputs(_ kind: String) -> [Input] {
-        harnesses.keys.sorted().flatMap { harness in
-            Locations.files(in: Locations.fuzz.appendingPathComponent(kind).appendingPathComponent(harness))
+        Harness.allCases.flatMap { harness in
+            Locations.files(in: Locations.fuzz.appendingPathComponent(kind).appendingPathComponent(harness.rawValue))
                 .map { Input(harness: harness, kind: kind, url: $0) }
         }
     }
 
-    @Test func corpusIsPresent() {
-        for harness in Self.harnesses.keys {
-            let seeds = Self.inputs("Corpus").filter { $0.harness == harness }
-            #expect(seeds.count >= 20, "Fuzz/Corpus/\(harness) should hold a seed corpus")
-        }
+    @Test(arguments: Harness.allCases)
+    func harnessIsComplete(_ harness: Harness) {
+        let seeds = Self.inputs("Corpus").filter { $0.harness == harness }
+        #expect(seeds.count >= 20, "Fuzz/Corpus/\(harness.rawValue) should hold a seed corpus")
+        let fuzz = Locations.fuzz
+        #expect(FileManager.default.fileExists(atPath: fuzz.appendingPathComponent("Sources/\(harness.rawValue)/\(harness.rawValue).swift").path))
+        #expect(FileManager.default.fileExists(atPath: fuzz.appendingPathComponent("Dictionaries/\(harness.dictionary)").path))
+    }
+
+    @Test func harnessFoldersMatchTheRegistry() throws {
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Locations.fuzz.appendingPathComponent("Sources").path)
+            .filter { $0.hasPrefix("Fuzz") }
+        #expect(Set(folders) == Set(Harness.allCases.map(\.rawValue)))
     }
 
     @Test(arguments: inputs("FailCases") + inputs("Corpus"))
     func replay(_ input: Input) throws {
         let bytes = [UInt8](try Data(contentsOf: input.url))
-        let target = try #require(Self.harnesses[input.harness])
-        for problem in target(bytes) {
+        for problem in input.harness.run(bytes) {
             Issue.record("\(input): \(problem)")
         }
     }

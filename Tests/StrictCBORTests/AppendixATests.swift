@@ -56,7 +56,7 @@ extension CBORError {
 indirect enum Expected: Decodable, Sendable {
     case null, bool(Bool), number(Decimal?, Double), string(String), array([Expected]), object([String: Expected])
 
-    init(from decoder: Decoder) throws {
+    init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() { self = .null }
         else if let b = try? c.decode(Bool.self) { self = .bool(b) }

@@ -1,3 +1,4 @@
+import Foundation
 import ConformanceKit
 import StrictCBOR
 import Testing

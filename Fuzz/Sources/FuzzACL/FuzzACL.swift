@@ -1,7 +1,7 @@
 import FuzzTargets
 
-/// libFuzzer entry point: `FuzzTargets.aclEvaluate` on each input (JSON of `acl evaluate`).
+/// libFuzzer entry point of the `acl` harness (see `Harness` in FuzzTargets).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzACL(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    FuzzTargets.libFuzzerEntry(start, count, name: "FuzzACL", FuzzTargets.aclEvaluate)
+    Harness.acl.entry(start, count)
 }

@@ -1,7 +1,7 @@
 import FuzzTargets
 
-/// libFuzzer entry point: `FuzzTargets.assertion` on each input (see its oracle).
+/// libFuzzer entry point of the `assertion` harness (see `Harness` in FuzzTargets).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAssertion(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    FuzzTargets.libFuzzerEntry(start, count, name: "FuzzAssertion", FuzzTargets.assertion)
+    Harness.assertion.entry(start, count)
 }

@@ -1,7 +1,7 @@
 import FuzzTargets
 
-/// libFuzzer entry point: `FuzzTargets.attestation` on each input (see its oracle).
+/// libFuzzer entry point of the `attestation` harness (see `Harness` in FuzzTargets).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAttestation(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    FuzzTargets.libFuzzerEntry(start, count, name: "FuzzAttestation", FuzzTargets.attestation)
+    Harness.attestation.entry(start, count)
 }

@@ -1,7 +1,7 @@
 import FuzzTargets
 
-/// libFuzzer entry point: `FuzzTargets.cbor` on each input (see its oracle).
+/// libFuzzer entry point of the `cbor` harness (see `Harness` in FuzzTargets).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCBOR(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    FuzzTargets.libFuzzerEntry(start, count, name: "FuzzCBOR", FuzzTargets.cbor)
+    Harness.cbor.entry(start, count)
 }

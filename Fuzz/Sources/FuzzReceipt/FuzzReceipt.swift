@@ -1,7 +1,7 @@
 import FuzzTargets
 
-/// libFuzzer entry point: `FuzzTargets.receipt` on each input (see its oracle).
+/// libFuzzer entry point of the `receipt` harness (see `Harness` in FuzzTargets).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzReceipt(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    FuzzTargets.libFuzzerEntry(start, count, name: "FuzzReceipt", FuzzTargets.receipt)
+    Harness.receipt.entry(start, count)
 }
