@@ -97,52 +97,58 @@ public enum KeychainFlowSubject {
         return policy
     }
 
+    /// The step operations of a keychain-flow trace (spec/keychain-flows.md).
+    enum Op: String, CaseIterable {
+        case add, generateKey, copyMatching, update, delete, sign
+        case evaluatePolicy, canEvaluatePolicy, evaluateAccessControl, invalidateContext, device
+    }
+
     static func run(_ step: JSONValue, on keychain: inout KeychainSimulator) throws -> StepOutcome {
         let context = step["context"]?.stringValue
-        switch step["op"]?.stringValue {
-        case "add":
+        guard let op = step["op"]?.stringValue.flatMap(Op.init(rawValue:)) else {
+            throw ReferenceInputError("op must be one of " + Op.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        switch op {
+        case .add:
             let (protection, flags) = try access(step["item"])
             return keychain.add(try attributes(step["item"]), protection: protection, flags: flags,
                                 data: try bytes(step["item"]?["data"], "item.data"),
                                 authenticationUI: try authenticationUI(step["item"]))
-        case "generateKey":
+        case .generateKey:
             let (protection, flags) = try access(step["item"])
             return keychain.generateKey(try attributes(step["item"], defaultClass: .key), protection: protection, flags: flags,
                                         authenticationUI: try authenticationUI(step["item"]))
-        case "copyMatching":
+        case .copyMatching:
             return keychain.copyMatching(try query(step["query"]), context: context, user: try user(step))
-        case "update":
+        case .update:
             let changes = step["changes"]
             return keychain.update(try query(step["query"]), service: changes?["service"]?.stringValue,
                                    account: changes?["account"]?.stringValue,
                                    data: changes?["data"] == nil ? nil : try bytes(changes?["data"], "changes.data"),
                                    context: context, user: try user(step))
-        case "delete":
+        case .delete:
             return keychain.delete(try query(step["query"]))
-        case "sign":
+        case .sign:
             return keychain.sign(try query(step["query"], defaultClass: .key), message: try bytes(step["message"], "message"),
                                  context: context, user: try user(step))
-        case "evaluatePolicy":
+        case .evaluatePolicy:
             guard let context else { throw ReferenceInputError("evaluatePolicy needs a context") }
             return keychain.evaluatePolicy(try policy(step["policy"]), context: context, user: try user(step))
-        case "canEvaluatePolicy":
+        case .canEvaluatePolicy:
             return keychain.canEvaluatePolicy(try policy(step["policy"]), context: context)
-        case "evaluateAccessControl":
+        case .evaluateAccessControl:
             guard let context else { throw ReferenceInputError("evaluateAccessControl needs a context") }
             return keychain.evaluateAccessControl(try query(step["query"], defaultClass: .key),
                                                   operation: try KeychainJSON.operation(step["operation"]),
                                                   context: context, user: try user(step))
-        case "invalidateContext":
+        case .invalidateContext:
             guard let context else { throw ReferenceInputError("invalidateContext needs a context") }
             return keychain.invalidate(context: context)
-        case "device":
+        case .device:
             guard let name = step["event"]?.stringValue, let event = DeviceEvent(rawValue: name) else {
                 throw ReferenceInputError("device step needs an event: " + DeviceEvent.allCases.map(\.rawValue).joined(separator: ", "))
             }
             return keychain.apply(event)
-        default:
-            throw ReferenceInputError("op must be one of add, generateKey, copyMatching, update, delete, sign, evaluatePolicy, "
-                                      + "canEvaluatePolicy, evaluateAccessControl, invalidateContext, device")
         }
     }
 }

@@ -36,13 +36,13 @@ public enum LARightSubject {
         let store = RightStore(environment: environment)
         var current = Current.plain(await Right(requirement: requirement, environment: environment))
         for (index, step) in steps.enumerated() {
-            guard let op = step["op"]?.stringValue, knownOps.contains(op) else {
-                throw ReferenceInputError("step \(index): op must be one of " + knownOps.sorted().joined(separator: ", "))
+            guard let op = step["op"]?.stringValue.flatMap(Op.init(rawValue:)) else {
+                throw ReferenceInputError("step \(index): op must be one of " + Op.allCases.map(\.rawValue).joined(separator: ", "))
             }
-            if op == "device", step["event"]?.stringValue.flatMap(DeviceEvent.init(rawValue:)) == nil {
+            if op == .device, step["event"]?.stringValue.flatMap(DeviceEvent.init(rawValue:)) == nil {
                 throw ReferenceInputError("step \(index): device needs an event: " + DeviceEvent.allCases.map(\.rawValue).joined(separator: ", "))
             }
-            if op == "authorize", let user = step["user"]?.stringValue, AuthenticatorAnswer(rawValue: user) == nil {
+            if op == .authorize, let user = step["user"]?.stringValue, AuthenticatorAnswer(rawValue: user) == nil {
                 throw ReferenceInputError("step \(index): user must be one of " + AuthenticatorAnswer.allCases.map(\.rawValue).joined(separator: ", "))
             }
         }
@@ -66,10 +66,11 @@ public enum LARightSubject {
     }
 
     static let message = Array("trustsuite la-right".utf8)
-    static let knownOps: Set<String> = [
-        "authorize", "checkCanAuthorize", "deauthorize", "release", "device", "save", "load", "remove", "removeAll",
-        "sign", "decrypt", "exchangeKeys", "exportPublicKey", "loadSecret",
-    ]
+    /// The step operations of an la-right trace (spec/vectors.md).
+    enum Op: String, CaseIterable {
+        case authorize, checkCanAuthorize, deauthorize, release, device, save, load, remove, removeAll
+        case sign, decrypt, exchangeKeys, exportPublicKey, loadSecret
+    }
 
     static func run(_ step: JSONValue, current: inout Current, store: RightStore,
                     environment: AuthorizationEnvironment) async throws(LAModelError) {
@@ -77,8 +78,10 @@ public enum LARightSubject {
             guard case .persisted(let right) = current else { throw LAModelError(.notFound, "the current right has no key (not persisted)") }
             return right
         }
-        switch step["op"]?.stringValue {
-        case "authorize":
+        // `trace` refused unknown ops before anything ran.
+        guard let op = step["op"]?.stringValue.flatMap(Op.init(rawValue:)) else { return }
+        switch op {
+        case .authorize:
             if let name = step["user"]?.stringValue, let answer = AuthenticatorAnswer(rawValue: name) {
                 await environment.enqueue(answer)
             }
@@ -89,42 +92,40 @@ public enum LARightSubject {
                 await environment.clearAnswers()
                 throw error
             }
-        case "checkCanAuthorize":
+        case .checkCanAuthorize:
             try await current.right.checkCanAuthorize()
-        case "deauthorize":
+        case .deauthorize:
             await current.right.deauthorize()
-        case "release":
+        case .release:
             await current.right.release()
-        case "device":
+        case .device:
             if let event = step["event"]?.stringValue.flatMap(DeviceEvent.init(rawValue:)) { await environment.apply(event) }
-        case "save":
+        case .save:
             let secret = step["secret"]?.stringValue.flatMap(BinaryText.base64)
             let saved = try await store.saveRight(current.right, identifier: step["identifier"]?.stringValue ?? "", secret: secret)
             current = .persisted(saved)
-        case "load":
+        case .load:
             current = .persisted(try await store.right(forIdentifier: step["identifier"]?.stringValue ?? ""))
-        case "remove":
+        case .remove:
             await store.removeRight(forIdentifier: step["identifier"]?.stringValue ?? "")
-        case "removeAll":
+        case .removeAll:
             await store.removeAllRights()
-        case "sign":
+        case .sign:
             let right = try persisted()
             let signature = try await right.sign(message)
             guard right.verify(signature, for: message) else { throw LAModelError(.authenticationFailed, "signature does not verify") }
-        case "decrypt":
+        case .decrypt:
             let right = try persisted()
             guard let sealed = right.encrypt(message) else { throw LAModelError(.authenticationFailed, "encryption failed") }
             guard try await right.decrypt(sealed) == message else { throw LAModelError(.authenticationFailed, "decryption mismatch") }
-        case "exchangeKeys":
+        case .exchangeKeys:
             let right = try persisted()
             _ = try await right.exchangeKeys(with: right.publicKey)
-        case "exportPublicKey":
+        case .exportPublicKey:
             let right = try persisted()
             if await right.isDeallocated { throw LAModelError(.rightDeallocated, "the persisted right no longer exists") }
-        case "loadSecret":
+        case .loadSecret:
             _ = try await persisted().loadSecret()
-        default:
-            break  // unknown ops are refused by `trace` before anything runs
         }
     }
 }

@@ -12,10 +12,19 @@ struct ACLCommand: ParsableCommand {
     )
 }
 
+extension KeychainOperation: ExpressibleByArgument {}
+
+/// A protection class by its short code (`ak`) or long name (`whenUnlocked`,
+/// `kSecAttrAccessibleWhenUnlocked`).
+extension ProtectionClass: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument) }
+    public static var allValueStrings: [String] { allCases.flatMap { [$0.rawValue, $0.longName] } }
+}
+
 /// Options naming an access control, shared by `acl evaluate` and `acl explain`.
 struct AccessControlOptions: ParsableArguments {
-    @Option(name: .long, help: "Protection class: ak ck dk akpu aku cku dku, or long names (whenUnlocked, …).")
-    var protection: String = "ak"
+    @Option(name: .long, help: "Protection class, by code or long name.")
+    var protection: ProtectionClass = .ak
 
     @Option(name: .long, help: "Comma-separated flags, e.g. biometryCurrentSet,or,devicePasscode.")
     var flags: String = ""
@@ -26,10 +35,6 @@ struct AccessControlOptions: ParsableArguments {
     var flagNames: [String] { flags.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
 
     func parsed() -> (ProtectionClass, AccessControlFlags) {
-        guard let protection = ProtectionClass(name: protection) else {
-            Console.fail("unknown protection \"\(protection)\"; valid: "
-                         + ProtectionClass.allCases.map { "\($0.rawValue) (\($0.longName))" }.joined(separator: ", "))
-        }
         do {
             return (protection, try AccessControlFlags.parse(flagNames))
         } catch {
@@ -52,8 +57,8 @@ struct ACLEvaluateCommand: ParsableCommand {
     )
 
     @OptionGroup var access: AccessControlOptions
-    @Option(name: .long, help: "Operation: \(KeychainOperation.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var operation: String
+    @Option(name: .long, help: "The operation to decide.")
+    var operation: KeychainOperation
     @Option(name: .long, help: "Device state at creation (JSON object).") var device: String = "{}"
     @Option(name: .long, help: "Comma-separated events after creation (lock, unlock, reboot, passcodeRemoved, …).")
     var events: String = ""
@@ -67,12 +72,11 @@ struct ACLEvaluateCommand: ParsableCommand {
         var state: DeviceState
         let eventList: [DeviceEvent]
         let proof: Evidence
-        let op: KeychainOperation
+        let op = operation
         do {
             state = try KeychainJSON.device(deviceValue)
             eventList = try KeychainJSON.events(.array(events.split(separator: ",").map { .string(String($0)) }))
             proof = try Evidence.parse(try KeychainJSON.strings(evidenceValue, "--evidence"))
-            op = try KeychainJSON.operation(.string(operation))
         } catch let error as ReferenceInputError {
             Console.fail(error.description)
         } catch let error as KeychainError {
