@@ -29,7 +29,8 @@ import Testing
     static let requirement = Gen.int(in: 0...(RightRequirement.allCases.count - 1)).map { RightRequirement.allCases[$0] }
     static let events: [DeviceEvent] = [.biometryEnrollmentChanged, .biometryLockout, .unlock, .passcodeRemoved, .passcodeSet, .lock, .reboot]
 
-    @Test func lifecycleFollowsTheTransitionTable() async {
+    /// Bounded: a deadlock in the model fails the test instead of hanging the suite.
+    @Test(.timeLimit(.minutes(2))) func lifecycleFollowsTheTransitionTable() async {
         await propertyCheck(count: 1000, input: Self.requirement, Self.step.array(of: 1...20)) { requirement, steps in
             let environment = AuthorizationEnvironment()
             let store = RightStore(environment: environment)
