@@ -1,6 +1,8 @@
 /// The single error type of ``AppAttest``: a stable code from
-/// spec/vectors.md (attestation, assertion and receipt codes), a human
-/// reason, and the verification step that failed (0 for parsing).
+/// spec/vectors.md (attestation, assertion and receipt codes) and a human
+/// reason. The code identifies the verification step that refused (each
+/// step of Apple's procedure has its own code; parsing has the `malformed…`
+/// codes), so no separate step number is carried.
 public struct AppAttestError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Stable error codes shared with the vectors. Add codes; never rename one.
     public enum Code: String, Sendable, Hashable, CaseIterable, Codable {

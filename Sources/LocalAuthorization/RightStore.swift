@@ -92,9 +92,6 @@ public actor PersistedRight {
         return secret
     }
 
-    /// Algorithm support, as `canSign(using:)` reports it.
-    public nonisolated func canSign(usingECDSASHA256: Bool = true) -> Bool { usingECDSASHA256 }
-
     static func symmetricKey(_ shared: SharedSecret, ephemeral: [UInt8]) -> SymmetricKey {
         shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: ephemeral, sharedInfo: Array("trustsuite-la".utf8), outputByteCount: 32)
     }
@@ -159,6 +156,4 @@ public actor RightStore {
     public func removeAllRights() async {
         for identifier in Array(entries.keys) + Array(instances.keys) { await removeRight(forIdentifier: identifier) }
     }
-
-    public var identifiers: [String] { entries.keys.sorted() }
 }
