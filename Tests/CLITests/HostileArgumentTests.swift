@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Every subcommand, given hostile arguments — huge or non-finite numbers,
+/// empty strings, missing files, folders where files belong, unknown values —
+/// and binary garbage on stdin, refuses with exit status 2 and one
+/// `trustsuite: …` line. Never a trap, never a usage dump.
+@Suite struct HostileArgumentTests {
+    struct Case: Sendable, CustomStringConvertible {
+        let arguments: [String]
+        var description: String { arguments.joined(separator: " ") }
+    }
+
+    static let folder: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("trustsuite-hostile-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try? Data([0x00, 0xff, 0x13, 0x37]).write(to: url.appendingPathComponent("garbage.bin"))
+        return url
+    }()
+
+    static var missing: String { folder.appendingPathComponent("does-not-exist").path }
+    static var directory: String { folder.path }
+    static var garbage: String { folder.appendingPathComponent("garbage.bin").path }
+    static let huge = "18446744073709551616000"
+
+    static let cases: [Case] = {
+        let key = "BOWOXk6zukri6teVMHuZJ4cTbYNy4dfxrpLx2f6N+CztBq6tXqmD7Va2nHemYXqM1HLD0O1Y1lDHVKHpMpCZWh0="
+        var all: [[String]] = [
+            // run / matrix / list
+            ["run", "--family", ""], ["run", "--family", "\u{1}"], ["run", "--fixtures", missing, "--only"],
+            ["run", "--fixtures", garbage, "--only"], ["run", "--timeout", huge, "--adapter", "cat"],
+            ["run", "--timeout", "-0", "--adapter", "cat"], ["run", "--json", directory], ["run", "--junit", ""],
+            ["run", "--adapter", ""], ["run", "--no-such-option"],
+            ["matrix"], ["matrix", "--adapter", "noequals", "--json", missing + ".json"],
+            ["matrix", "--adapter", "=cat", "--json", missing + ".json"], ["matrix", "--markdown", directory],
+            ["matrix", "--adapter", "reference=cat", "--json", missing + ".json"], ["matrix", "--timeout", "inf", "--json", missing],
+            ["list", "--fixtures", missing, "--only"], ["list", "--fixtures", directory + "/\u{1}x", "--only"], ["list", "--fixtures", garbage, "--only"],
+            ["adapter", "--bogus"],
+            // verify
+            ["verify", "attestation", missing, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "production", "--time", "2024-01-01T00:00:00Z"],
+            ["verify", "attestation", directory, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "production", "--time", "2024-01-01T00:00:00Z"],
+            ["verify", "attestation", garbage, "--key-id", "", "--challenge", key, "--app-id", "A.b", "--environment", "production", "--time", "2024-01-01T00:00:00Z"],
+            ["verify", "attestation", garbage, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "staging", "--time", "2024-01-01T00:00:00Z"],
+            ["verify", "attestation", garbage, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "production",
+             "--time", "2024-13-45T99:00:00Z"],
+            ["verify", "attestation", garbage, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "production",
+             "--anchor", directory],
+            ["verify", "assertion", garbage, "--public-key", "", "--client-data", garbage, "--app-id", "A.b", "--previous-counter", "0"],
+            ["verify", "assertion", garbage, "--public-key", key, "--client-data", missing, "--app-id", "A.b", "--previous-counter", "0"],
+            ["verify", "assertion", garbage, "--public-key", key, "--client-data", garbage, "--app-id", "A.b", "--previous-counter", huge],
+            ["verify", "assertion", garbage, "--public-key", key, "--client-data", garbage, "--app-id", "A.b", "--previous-counter", "-1"],
+            ["verify", "receipt", missing, "--time", "2024-01-01T00:00:00Z"],
+            ["verify", "receipt", garbage, "--time", ""],
+            ["verify", "receipt", garbage, "--time", "2024-01-01T00:00:00Z", "--max-age", huge],
+            ["verify", "receipt", garbage, "--time", "2024-01-01T00:00:00Z", "--max-age", "nan"],
+            ["verify", "receipt", garbage, "--time", "2024-01-01T00:00:00Z", "--max-age", "-5"],
+            ["verify", "receipt", garbage, "--time", "99999-01-01T00:00:00Z"],
+            // inspect / generate
+            ["inspect", missing], ["inspect", directory], ["inspect", ""],
+            ["generate", "app-attest", "--seed", huge], ["generate", "app-attest", "--seed", "-1"],
+            ["generate", "app-attest", "--out", garbage],
+            // acl / keychain / right
+            ["acl", "evaluate", "--operation", "useItem", "--protection", ""],
+            ["acl", "evaluate", "--operation", "useItem", "--flags", "biometryAny,,nope"],
+            ["acl", "evaluate", "--operation", "useItem", "--device", "{\"locked\": 7}"],
+            ["acl", "evaluate", "--operation", "useItem", "--device", "not json"],
+            ["acl", "evaluate", "--operation", "useItem", "--events", "explode"],
+            ["acl", "evaluate", "--operation", "useItem", "--evidence", "[1e999]"],
+            ["acl", "evaluate", "--operation", ""],
+            ["acl", "explain", "--flags", "biometryAny,nope"], ["acl", "explain", "--protection", "zz"],
+            ["keychain", "simulate", "--steps", missing], ["keychain", "simulate", "--steps", directory],
+            ["keychain", "simulate", "--steps", garbage], ["keychain", "simulate", "--steps", ""],
+            ["right", "simulate", "--steps", missing], ["right", "simulate", "--steps", directory],
+            ["right", "simulate", "--steps", garbage], ["right", "simulate", "--steps", garbage, "--requirement", "face"],
+            // cbor
+            ["cbor", "decode", "--hex", "zz"], ["cbor", "decode", "--hex", "0"], ["cbor", "decode", "--file", missing],
+            ["cbor", "decode", "--file", directory], ["cbor", "decode", "--mode", "lenient", "--hex", "00"],
+            ["cbor", "decode", "--hex", "00", "--file", garbage],
+            // no subcommand / unknown subcommand
+            ["frobnicate"], [""],
+        ]
+        all.append(["verify", "assertion", garbage, "--public-key", key, "--client-data", directory, "--app-id", "", "--previous-counter", "0"])
+        return all.map(Case.init)
+    }()
+
+    @Test(arguments: cases)
+    func refusesWithOneLine(_ hostile: Case) throws {
+        let garbageStdin = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) })
+        let outcome = try CLI.run(hostile.arguments, stdin: garbageStdin, timeout: 60)
+        #expect(!outcome.signaled, "\(outcome)")
+        #expect(outcome.status == 2, "\(outcome)")
+        #expect(outcome.stderrLines.count == 1, "\(outcome)")
+        #expect(outcome.stderr.hasPrefix("trustsuite: "), "\(outcome)")
+    }
+
+    /// Garbage on stdin where stdin is the input is a verdict, not a usage error: exit 1, one line.
+    @Test func garbageInputOnStdinIsAVerdict() throws {
+        let garbage = Data([0xff, 0xfe, 0x1c, 0x00, 0x9f])
+        let outcome = try CLI.run(["cbor", "decode"], stdin: garbage)
+        #expect(!outcome.signaled)
+        #expect(outcome.status == 1, "\(outcome)")
+        let lines = try CLI.run(["cbor", "decode", "--lines"], stdin: garbage + Data("\n00\n".utf8))
+        #expect(!lines.signaled)
+        #expect(lines.stdout.split(separator: "\n").count == 2, "\(lines)")
+        // An empty hex string is an empty input: truncated, a verdict.
+        let empty = try CLI.run(["cbor", "decode", "--hex", ""])
+        #expect(empty.status == 1 && empty.stderr.contains("truncated"), "\(empty)")
+    }
+}
