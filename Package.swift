@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -132,10 +133,13 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// As swift-asn1 does: explicit existentials and imports for every module used.
+// As swift-asn1 does: explicit existentials and imports for every module
+// used; CI (.ci/run) also sets TRUSTSUITE_WARNINGS_AS_ERRORS=1 so a warning
+// fails the build.
+let warningsAsErrors = ProcessInfo.processInfo.environment["TRUSTSUITE_WARNINGS_AS_ERRORS"] == "1"
 for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .enableUpcomingFeature("ExistentialAny"),
         .enableUpcomingFeature("MemberImportVisibility"),
-    ]
+    ] + (warningsAsErrors ? [.unsafeFlags(["-warnings-as-errors"])] : [])
 }

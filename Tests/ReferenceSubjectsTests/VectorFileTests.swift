@@ -18,6 +18,16 @@ import TestSupport
         }
     }
 
+    /// Each family's files sit in its registry folder, and every family has some.
+    @Test(arguments: Family.allCases)
+    func familyLivesInItsFolder(_ family: Family) throws {
+        let files = try FixtureVectors.loaded.get().filter { $0.family == family }
+        #expect(!files.isEmpty, "no vector file for \(family.rawValue)")
+        for file in files {
+            #expect(file.path.contains("Fixtures/\(family.fixtureFolder)/"), "\(file.path)")
+        }
+    }
+
     /// Every vector of every family, one case each (named by file, tcId and id).
     @Test(arguments: Family.allCases.flatMap(FixtureVectors.cases))
     func vector(_ testCase: VectorCase) async throws {
