@@ -125,46 +125,46 @@ extension AppAttestVectors {
             })
         }
         list += [
-            AssertionCase("signature::other-client-data", "signature over different client data", "signatureInvalid", flags: [T]) {
+            AssertionCase("signature::other-client-data", "signature over different client data", .signatureInvalid, flags: [T]) {
                 $0.signedClientData = Array("another challenge".utf8)
             },
-            AssertionCase("signature::other-key", "signed by another key", "signatureInvalid", flags: [T]) { $0.otherSigner = true },
-            AssertionCase("signature::prehashed-nonce", "nonce signed as a pre-hashed digest instead of hashed by ES256", "signatureInvalid") { $0.form = .prehashed },
-            AssertionCase("signature::sha512", "ECDSA with SHA-512 of the nonce", "signatureInvalid") { $0.form = .sha512 },
-            AssertionCase("signature::raw-form", "signature as raw r‖s instead of DER", "signatureInvalid") { $0.form = .raw },
-            AssertionCase("signature::empty", "empty signature", "signatureInvalid", flags: [T]) { $0.form = .empty },
-            AssertionCase("signature::truncated", "DER signature missing its last byte", "signatureInvalid", flags: [T]) { $0.form = .truncated },
-            AssertionCase("signature::counter-changed", "counter changed after signing", "signatureInvalid", flags: [T]) {
+            AssertionCase("signature::other-key", "signed by another key", .signatureInvalid, flags: [T]) { $0.otherSigner = true },
+            AssertionCase("signature::prehashed-nonce", "nonce signed as a pre-hashed digest instead of hashed by ES256", .signatureInvalid) { $0.form = .prehashed },
+            AssertionCase("signature::sha512", "ECDSA with SHA-512 of the nonce", .signatureInvalid) { $0.form = .sha512 },
+            AssertionCase("signature::raw-form", "signature as raw r‖s instead of DER", .signatureInvalid) { $0.form = .raw },
+            AssertionCase("signature::empty", "empty signature", .signatureInvalid, flags: [T]) { $0.form = .empty },
+            AssertionCase("signature::truncated", "DER signature missing its last byte", .signatureInvalid, flags: [T]) { $0.form = .truncated },
+            AssertionCase("signature::counter-changed", "counter changed after signing", .signatureInvalid, flags: [T]) {
                 $0.bytes = { bytes in
                     var out = bytes
                     out[out.count - 1] ^= 0x02
                     return out
                 }
             },
-            AssertionCase("signature::rpid-changed", "rpIdHash changed after signing", "signatureInvalid", flags: [T]) {
+            AssertionCase("signature::rpid-changed", "rpIdHash changed after signing", .signatureInvalid, flags: [T]) {
                 $0.bytes = { bytes in
                     var out = bytes
                     out[out.count - 37] ^= 0x01
                     return out
                 }
             },
-            AssertionCase("signature::client-data-hash-as-data", "verifier given SHA-256(clientData) instead of clientData", "signatureInvalid") {
+            AssertionCase("signature::client-data-hash-as-data", "verifier given SHA-256(clientData) instead of clientData", .signatureInvalid) {
                 $0.signedClientData = $0.clientData
                 $0.clientData = Array(SHA256.hash(data: $0.clientData))
             },
-            AssertionCase("signature::wrong-stored-key", "the stored key is another key", "signatureInvalid") {
+            AssertionCase("signature::wrong-stored-key", "the stored key is another key", .signatureInvalid) {
                 $0.publicKey = Array(self.pki.p256("other-signer").publicKey.x963Representation)
             },
-            AssertionCase("signature::der-trailing-byte", "DER signature with a byte appended", "signatureInvalid", flags: [T]) {
+            AssertionCase("signature::der-trailing-byte", "DER signature with a byte appended", .signatureInvalid, flags: [T]) {
                 $0.form = .reshaped { $0 + [0] }
             },
-            AssertionCase("signature::der-long-form-length", "DER signature with a long-form SEQUENCE length (BER)", "signatureInvalid", flags: [T]) {
+            AssertionCase("signature::der-long-form-length", "DER signature with a long-form SEQUENCE length (BER)", .signatureInvalid, flags: [T]) {
                 $0.form = .reshaped { [0x30, 0x81] + $0.dropFirst() }
             },
-            AssertionCase("signature::der-indefinite", "signature SEQUENCE with indefinite length (BER)", "signatureInvalid", flags: [T]) {
+            AssertionCase("signature::der-indefinite", "signature SEQUENCE with indefinite length (BER)", .signatureInvalid, flags: [T]) {
                 $0.form = .reshaped { [0x30, 0x80] + $0.dropFirst(2) + [0, 0] }
             },
-            AssertionCase("signature::r-and-s-swapped", "r and s exchanged", "signatureInvalid", flags: [T]) {
+            AssertionCase("signature::r-and-s-swapped", "r and s exchanged", .signatureInvalid, flags: [T]) {
                 $0.form = .reshaped { der in
                     guard der.count > 4 else { return der }
                     let rLength = Int(der[3])
@@ -173,94 +173,94 @@ extension AppAttestVectors {
                     return [0x30, der[1]] + s + r
                 }
             },
-            AssertionCase("rp-id::other-app", "appId of another app", "rpIdMismatch") { $0.appId = "ABCDE12345.org.trustsuite.other" },
-            AssertionCase("rp-id::signed-for-other-app", "authenticator data made for another app, signed", "rpIdMismatch", flags: [T]) {
+            AssertionCase("rp-id::other-app", "appId of another app", .rpIdMismatch) { $0.appId = "ABCDE12345.org.trustsuite.other" },
+            AssertionCase("rp-id::signed-for-other-app", "authenticator data made for another app, signed", .rpIdMismatch, flags: [T]) {
                 $0.rpIdAppId = "ABCDE12345.org.attacker.app"
             },
-            AssertionCase("rp-id::bundle-only", "appId without the team prefix", "rpIdMismatch") { $0.appId = "org.trustsuite.example" },
-            AssertionCase("rp-id::empty", "empty appId", "rpIdMismatch") { $0.appId = "" },
-            AssertionCase("rp-id::team-only", "appId of the team alone", "rpIdMismatch") { $0.appId = "ABCDE12345" },
-            AssertionCase("counter::zero-after-zero", "counter 0, stored 0", "counterNotIncreasing", flags: ["Replay"]) { $0.counter = 0 },
-            AssertionCase("counter::equal", "counter equal to the stored one (replay)", "counterNotIncreasing", flags: ["Replay"]) {
+            AssertionCase("rp-id::bundle-only", "appId without the team prefix", .rpIdMismatch) { $0.appId = "org.trustsuite.example" },
+            AssertionCase("rp-id::empty", "empty appId", .rpIdMismatch) { $0.appId = "" },
+            AssertionCase("rp-id::team-only", "appId of the team alone", .rpIdMismatch) { $0.appId = "ABCDE12345" },
+            AssertionCase("counter::zero-after-zero", "counter 0, stored 0", .counterNotIncreasing, flags: ["Replay"]) { $0.counter = 0 },
+            AssertionCase("counter::equal", "counter equal to the stored one (replay)", .counterNotIncreasing, flags: ["Replay"]) {
                 $0.counter = 5
                 $0.previousCounter = 5
             },
-            AssertionCase("counter::decreased", "counter below the stored one", "counterNotIncreasing", flags: ["Replay"]) {
+            AssertionCase("counter::decreased", "counter below the stored one", .counterNotIncreasing, flags: ["Replay"]) {
                 $0.counter = 4
                 $0.previousCounter = 5
             },
-            AssertionCase("counter::max-equal", "counter 2^32-1, stored 2^32-1", "counterNotIncreasing", flags: ["Replay"]) {
+            AssertionCase("counter::max-equal", "counter 2^32-1, stored 2^32-1", .counterNotIncreasing, flags: ["Replay"]) {
                 $0.counter = UInt32.max
                 $0.previousCounter = UInt32.max
             },
-            AssertionCase("counter::wrapped", "counter 0 after 2^32-1 (no wrap-around)", "counterNotIncreasing", flags: ["Replay"]) {
+            AssertionCase("counter::wrapped", "counter 0 after 2^32-1 (no wrap-around)", .counterNotIncreasing, flags: ["Replay"]) {
                 $0.counter = 0
                 $0.previousCounter = UInt32.max
             },
-            AssertionCase("counter::one-after-max", "counter 1 after 2^32-1", "counterNotIncreasing", flags: ["Replay"]) {
+            AssertionCase("counter::one-after-max", "counter 1 after 2^32-1", .counterNotIncreasing, flags: ["Replay"]) {
                 $0.counter = 1
                 $0.previousCounter = UInt32.max
             },
-            AssertionCase("parse::not-a-map", "assertion is an array", "malformedAssertion", flags: [T]) {
+            AssertionCase("parse::not-a-map", "assertion is an array", .malformedAssertion, flags: [T]) {
                 $0.structure = { .array([.bytes($0), .bytes($1)]) }
             },
-            AssertionCase("parse::signature-missing", "no signature", "malformedAssertion", flags: [T]) {
+            AssertionCase("parse::signature-missing", "no signature", .malformedAssertion, flags: [T]) {
                 $0.structure = { .map([(.text("authenticatorData"), .bytes($1))]) }
             },
-            AssertionCase("parse::authdata-missing", "no authenticatorData", "malformedAssertion", flags: [T]) {
+            AssertionCase("parse::authdata-missing", "no authenticatorData", .malformedAssertion, flags: [T]) {
                 $0.structure = { s, _ in .map([(.text("signature"), .bytes(s))]) }
             },
-            AssertionCase("parse::signature-text", "signature as a text string", "malformedAssertion", flags: [T]) {
+            AssertionCase("parse::signature-text", "signature as a text string", .malformedAssertion, flags: [T]) {
                 $0.structure = { _, a in .map([(.text("signature"), .text("sig")), (.text("authenticatorData"), .bytes(a))]) }
             },
-            AssertionCase("parse::extra-key", "an extra key", "malformedAssertion", flags: [T]) {
+            AssertionCase("parse::extra-key", "an extra key", .malformedAssertion, flags: [T]) {
                 $0.structure = { .map([(.text("signature"), .bytes($0)), (.text("authenticatorData"), .bytes($1)), (.text("x"), .int(1))]) }
             },
-            AssertionCase("parse::unsorted", "authenticatorData before signature (not canonical)", "malformedAssertion", flags: [T]) {
+            AssertionCase("parse::unsorted", "authenticatorData before signature (not canonical)", .malformedAssertion, flags: [T]) {
                 $0.bytes = { bytes in
                     guard let value = try? CBORDecoder(mode: .ctap2).decode(bytes), case .map(let entries, _) = value else { return bytes }
                     return [0xA2] + entries.reversed().flatMap { CBOREncoder.canonical($0.key) + CBOREncoder.canonical($0.value) }
                 }
             },
-            AssertionCase("parse::authdata-text", "authenticatorData as text", "malformedAssertion", flags: [T]) {
+            AssertionCase("parse::authdata-text", "authenticatorData as text", .malformedAssertion, flags: [T]) {
                 $0.structure = { s, _ in .map([(.text("signature"), .bytes(s)), (.text("authenticatorData"), .text("x"))]) }
             },
-            AssertionCase("parse::integer-keys", "keys as integers 1 and 2", "malformedAssertion", flags: [T]) {
+            AssertionCase("parse::integer-keys", "keys as integers 1 and 2", .malformedAssertion, flags: [T]) {
                 $0.structure = { .map([(.int(1), .bytes($0)), (.int(2), .bytes($1))]) }
             },
-            AssertionCase("parse::trailing-byte", "a byte after the map", "malformedAssertion", flags: [T]) { $0.bytes = { $0 + [0] } },
-            AssertionCase("parse::empty", "empty input", "malformedAssertion", flags: [T]) { $0.bytes = { _ in [] } },
-            AssertionCase("parse::indefinite", "indefinite-length map", "malformedAssertion", flags: [T]) { $0.bytes = { [0xBF] + $0.dropFirst() + [0xFF] } },
+            AssertionCase("parse::trailing-byte", "a byte after the map", .malformedAssertion, flags: [T]) { $0.bytes = { $0 + [0] } },
+            AssertionCase("parse::empty", "empty input", .malformedAssertion, flags: [T]) { $0.bytes = { _ in [] } },
+            AssertionCase("parse::indefinite", "indefinite-length map", .malformedAssertion, flags: [T]) { $0.bytes = { [0xBF] + $0.dropFirst() + [0xFF] } },
         ]
         for fraction in [0.1, 0.5, 0.9] {
-            list.append(AssertionCase("parse::truncated-\(Int(fraction * 100))pct", "assertion truncated to \(Int(fraction * 100)) %", "malformedAssertion", flags: [T]) {
+            list.append(AssertionCase("parse::truncated-\(Int(fraction * 100))pct", "assertion truncated to \(Int(fraction * 100)) %", .malformedAssertion, flags: [T]) {
                 $0.bytes = { Array($0.prefix(Int(Double($0.count) * fraction))) }
             })
         }
         list += [
-            AssertionCase("authdata::36-bytes", "36-byte authenticator data", "malformedAuthenticatorData", flags: [T]) {
+            AssertionCase("authdata::36-bytes", "36-byte authenticator data", .malformedAuthenticatorData, flags: [T]) {
                 $0.authData = Array(self.assertionAuthData(AssertionSpec()).prefix(36))
             },
-            AssertionCase("authdata::empty", "empty authenticator data", "malformedAuthenticatorData", flags: [T]) { $0.authData = [] },
-            AssertionCase("authdata::trailing-garbage", "a zero byte after the 37 bytes", "malformedAuthenticatorData", flags: [T]) { $0.trailing = [0] },
-            AssertionCase("authdata::trailing-two-maps", "two maps after the 37 bytes", "malformedAuthenticatorData", flags: [T]) { $0.trailing = [0xA0, 0xA0] },
-            AssertionCase("authdata::credential-cut", "AT set with 10 bytes of credential data", "malformedAuthenticatorData", flags: [T]) {
+            AssertionCase("authdata::empty", "empty authenticator data", .malformedAuthenticatorData, flags: [T]) { $0.authData = [] },
+            AssertionCase("authdata::trailing-garbage", "a zero byte after the 37 bytes", .malformedAuthenticatorData, flags: [T]) { $0.trailing = [0] },
+            AssertionCase("authdata::trailing-two-maps", "two maps after the 37 bytes", .malformedAuthenticatorData, flags: [T]) { $0.trailing = [0xA0, 0xA0] },
+            AssertionCase("authdata::credential-cut", "AT set with 10 bytes of credential data", .malformedAuthenticatorData, flags: [T]) {
                 $0.trailing = [UInt8](repeating: 0x61, count: 10)
             },
-            AssertionCase("authdata::trailing-array", "a CBOR array after the header", "malformedAuthenticatorData", flags: [T]) {
+            AssertionCase("authdata::trailing-array", "a CBOR array after the header", .malformedAuthenticatorData, flags: [T]) {
                 $0.trailing = CBOREncoder.canonical(.array([.int(1)]))
             },
-            AssertionCase("authdata::trailing-map-then-byte", "the apple_* map followed by one byte", "malformedAuthenticatorData", flags: [T]) {
+            AssertionCase("authdata::trailing-map-then-byte", "the apple_* map followed by one byte", .malformedAuthenticatorData, flags: [T]) {
                 $0.trailing = CBOREncoder.canonical(AppleExtensions.map) + [0x00]
             },
-            AssertionCase("authdata::trailing-map-unsorted", "a map whose keys are not in ctap2 order", "malformedAuthenticatorData", flags: [T]) {
+            AssertionCase("authdata::trailing-map-unsorted", "a map whose keys are not in ctap2 order", .malformedAuthenticatorData, flags: [T]) {
                 // {"bb": 1, "a": 2}: longer key first breaks ctap2's length-first order.
                 $0.trailing = [0xA2, 0x62, 0x62, 0x62, 0x01, 0x61, 0x61, 0x02]
             },
-            AssertionCase("authdata::trailing-map-indefinite", "an indefinite-length map", "malformedAuthenticatorData", flags: [T]) {
+            AssertionCase("authdata::trailing-map-indefinite", "an indefinite-length map", .malformedAuthenticatorData, flags: [T]) {
                 $0.trailing = [0xBF, 0x61, 0x6B, 0x01, 0xFF]
             },
-            AssertionCase("authdata::trailing-credential-data", "attested credential data (aaguid, id, key) after the header", "malformedAuthenticatorData", flags: [T]) {
+            AssertionCase("authdata::trailing-credential-data", "attested credential data (aaguid, id, key) after the header", .malformedAuthenticatorData, flags: [T]) {
                 $0.trailing = AppAttestEnvironment.production.aaguid + [0x00, 0x20] + self.keyId + self.coseKey(self.coseEntries)
             },
         ]

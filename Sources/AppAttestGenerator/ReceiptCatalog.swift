@@ -7,7 +7,7 @@ import Foundation
 struct ReceiptCase {
     var id: String
     var comment: String
-    var error: String?
+    var error: AppAttestError.Code?
     var flags: [String] = []
     var spec: ReceiptSpec
     var validationTime: Date
@@ -30,7 +30,7 @@ extension AppAttestVectors {
         var base = ReceiptSpec(pki: pki)
         base.attestedCertificate = credentialCertificate
         let key = Array(credentialKey.publicKey.x963Representation)
-        func make(_ id: String, _ comment: String, _ error: String?, flags: [String] = [], _ edit: (inout ReceiptCase) -> Void) -> ReceiptCase {
+        func make(_ id: String, _ comment: String, _ error: AppAttestError.Code?, flags: [String] = [], _ edit: (inout ReceiptCase) -> Void) -> ReceiptCase {
             var c = ReceiptCase(id: id, comment: comment, error: error, flags: flags, spec: base, validationTime: now)
             edit(&c)
             return c
@@ -68,53 +68,53 @@ extension AppAttestVectors {
             make("baseline::creation-without-millis", "creation time without fractional seconds", nil) {
                 $0.spec.creationText = RFC3339.format(now.addingTimeInterval(-10))
             },
-            make("signature::payload-tampered", "payload changed after signing", "receiptSignatureInvalid", flags: [T]) { $0.spec.tamperPayload = true },
-            make("signature::payload-tampered-der", "payload changed after signing (DER)", "receiptSignatureInvalid", flags: [T]) {
+            make("signature::payload-tampered", "payload changed after signing", .receiptSignatureInvalid, flags: [T]) { $0.spec.tamperPayload = true },
+            make("signature::payload-tampered-der", "payload changed after signing (DER)", .receiptSignatureInvalid, flags: [T]) {
                 $0.spec.tamperPayload = true
                 $0.spec.ber = false
             },
-            make("signature::other-key", "signed by a key other than the signer certificate's", "receiptSignatureInvalid", flags: [T]) { $0.spec.otherSignerKey = true },
-            make("signature::wrong-message-digest", "signed attributes whose messageDigest does not match", "receiptSignatureInvalid", flags: [T]) {
+            make("signature::other-key", "signed by a key other than the signer certificate's", .receiptSignatureInvalid, flags: [T]) { $0.spec.otherSignerKey = true },
+            make("signature::wrong-message-digest", "signed attributes whose messageDigest does not match", .receiptSignatureInvalid, flags: [T]) {
                 $0.spec.signedAttributes = true
                 $0.spec.wrongMessageDigest = true
             },
-            make("signature::signer-not-present", "no certificate matches the signer's serial number", "receiptSignatureInvalid", flags: [T]) { $0.spec.signerSerialOffset = 1 },
-            make("signature::signer-certificate-missing", "the signer certificate is not in the receipt", "receiptSignatureInvalid", flags: [T]) { $0.spec.certificates = .withoutSigner },
-            make("chain::intermediate-missing", "only the signer certificate is sent", "receiptChainInvalid", flags: [T]) { $0.spec.certificates = .signerOnly },
-            make("chain::apple-anchor", "default anchor Apple Root CA - G3: the test chain does not reach it", "receiptChainInvalid") { $0.anchorsPem = [] },
-            make("chain::attestation-anchor", "anchor is another root (the attestation test root)", "receiptChainInvalid") {
+            make("signature::signer-not-present", "no certificate matches the signer's serial number", .receiptSignatureInvalid, flags: [T]) { $0.spec.signerSerialOffset = 1 },
+            make("signature::signer-certificate-missing", "the signer certificate is not in the receipt", .receiptSignatureInvalid, flags: [T]) { $0.spec.certificates = .withoutSigner },
+            make("chain::intermediate-missing", "only the signer certificate is sent", .receiptChainInvalid, flags: [T]) { $0.spec.certificates = .signerOnly },
+            make("chain::apple-anchor", "default anchor Apple Root CA - G3: the test chain does not reach it", .receiptChainInvalid) { $0.anchorsPem = [] },
+            make("chain::attestation-anchor", "anchor is another root (the attestation test root)", .receiptChainInvalid) {
                 $0.anchorsPem = [GeneratorPKI.pem(self.attestation.root)]
             },
-            make("chain::signer-expired", "validation time one second after the signer's notAfter", "receiptChainInvalid", flags: ["Expired", "ClockTolerance"]) {
+            make("chain::signer-expired", "validation time one second after the signer's notAfter", .receiptChainInvalid, flags: ["Expired", "ClockTolerance"]) {
                 $0.validationTime = self.receipts.signerNotAfter.addingTimeInterval(1)
                 $0.spec.expiration = nil
             },
-            make("chain::signer-not-yet-valid", "validation time one second before the signer's notBefore", "receiptChainInvalid", flags: ["NotYetValid", "ClockTolerance"]) {
+            make("chain::signer-not-yet-valid", "validation time one second before the signer's notBefore", .receiptChainInvalid, flags: ["NotYetValid", "ClockTolerance"]) {
                 $0.validationTime = self.receipts.signerNotBefore.addingTimeInterval(-1)
             },
             // spec/app-attest.md (Receipt): the signer is pinned, not just chained.
             make("signer::unmarked-leaf", "signed by a leaf of the right intermediate without the receipt-signing marker (a developer certificate)",
-                 "receiptSignerInvalid", flags: [T]) { $0.spec.signer = .unmarked },
-            make("signer::intermediate-key", "signed by the intermediate's own key and certificate", "receiptSignerInvalid", flags: [T]) {
+                 .receiptSignerInvalid, flags: [T]) { $0.spec.signer = .unmarked },
+            make("signer::intermediate-key", "signed by the intermediate's own key and certificate", .receiptSignerInvalid, flags: [T]) {
                 $0.spec.signer = .intermediate
             },
-            make("signer::root-key", "signed by the root's own key and certificate", "receiptSignerInvalid", flags: [T]) { $0.spec.signer = .root },
+            make("signer::root-key", "signed by the root's own key and certificate", .receiptSignerInvalid, flags: [T]) { $0.spec.signer = .root },
             make("signer::wrong-usage", "the signer's name and marker, but a key usage of keyCertSign without digitalSignature",
-                 "receiptSignerInvalid", flags: [T]) { $0.spec.signer = .wrongUsage },
+                 .receiptSignerInvalid, flags: [T]) { $0.spec.signer = .wrongUsage },
             make("chain::ca-without-key-cert-sign", "marked signer issued by an intermediate whose key usage lacks keyCertSign (RFC 5280 4.2.1.3)",
-                 "receiptChainInvalid", flags: [T]) { $0.spec.signer = .caWithoutKeyCertSign },
+                 .receiptChainInvalid, flags: [T]) { $0.spec.signer = .caWithoutKeyCertSign },
             // spec/app-attest.md (Receipt): time is checked on both sides; signed attributes name id-data.
-            make("time::created-after-validation", "creation time (12) an hour after the validation time", "receiptNotYetValid", flags: [T]) {
+            make("time::created-after-validation", "creation time (12) an hour after the validation time", .receiptNotYetValid, flags: [T]) {
                 $0.spec.creation = now.addingTimeInterval(3600)
             },
-            make("time::created-1s-after-validation", "creation time (12) one second after the validation time", "receiptNotYetValid",
+            make("time::created-1s-after-validation", "creation time (12) one second after the validation time", .receiptNotYetValid,
                  flags: [T, "ClockTolerance"]) { $0.spec.creation = now.addingTimeInterval(1) },
             make("time::created-at-validation", "creation time (12) equal to the validation time", nil) { $0.spec.creation = now },
-            make("time::before-not-before", "RECEIPT whose not-before (19) is a day after the validation time", "receiptNotYetValid") {
+            make("time::before-not-before", "RECEIPT whose not-before (19) is a day after the validation time", .receiptNotYetValid) {
                 $0.spec = receiptType
                 $0.spec.notBefore = now.addingTimeInterval(86_400)
             },
-            make("time::1s-before-not-before", "RECEIPT whose not-before (19) is one second after the validation time", "receiptNotYetValid",
+            make("time::1s-before-not-before", "RECEIPT whose not-before (19) is one second after the validation time", .receiptNotYetValid,
                  flags: ["ClockTolerance"]) {
                 $0.spec = receiptType
                 $0.spec.notBefore = now.addingTimeInterval(1)
@@ -123,66 +123,66 @@ extension AppAttestVectors {
                 $0.spec = receiptType
                 $0.spec.notBefore = now
             },
-            make("time::a-day-after-expiration", "validation time a day after field 21", "receiptExpired") {
+            make("time::a-day-after-expiration", "validation time a day after field 21", .receiptExpired) {
                 $0.spec.expiration = now.addingTimeInterval(-86_400)
                 $0.spec.creation = now.addingTimeInterval(-90 * 86_400)
             },
-            make("cms::content-type-attribute-missing", "signed attributes without the content-type attribute", "malformedReceipt", flags: [T]) {
+            make("cms::content-type-attribute-missing", "signed attributes without the content-type attribute", .malformedReceipt, flags: [T]) {
                 $0.spec.signedAttributes = true
                 $0.spec.contentTypeAttribute = nil
             },
-            make("cms::content-type-attribute-not-data", "content-type attribute names signedData, not id-data", "malformedReceipt", flags: [T]) {
+            make("cms::content-type-attribute-not-data", "content-type attribute names signedData, not id-data", .malformedReceipt, flags: [T]) {
                 $0.spec.signedAttributes = true
                 $0.spec.contentTypeAttribute = [1, 2, 840, 113549, 1, 7, 2]
             },
-            make("app-id::other", "App ID expected for another app", "receiptAppIdMismatch") { $0.appId = "ABCDE12345.org.trustsuite.other" },
-            make("app-id::receipt-for-other-app", "receipt names another app", "receiptAppIdMismatch", flags: [T]) {
+            make("app-id::other", "App ID expected for another app", .receiptAppIdMismatch) { $0.appId = "ABCDE12345.org.trustsuite.other" },
+            make("app-id::receipt-for-other-app", "receipt names another app", .receiptAppIdMismatch, flags: [T]) {
                 $0.spec.appId = "ABCDE12345.org.attacker.app"
                 $0.appId = AppAttestVectors.appId
             },
-            make("key::other", "stored key differs from field 3's certificate key", "receiptKeyMismatch") {
+            make("key::other", "stored key differs from field 3's certificate key", .receiptKeyMismatch) {
                 $0.publicKey = Array(self.pki.p256("other-signer").publicKey.x963Representation)
             },
-            make("key::no-certificate", "field 3 holds no certificate", "receiptKeyMismatch", flags: [T]) {
+            make("key::no-certificate", "field 3 holds no certificate", .receiptKeyMismatch, flags: [T]) {
                 $0.spec.attestedCertificate = [1, 2, 3]
                 $0.publicKey = key
             },
-            make("expiry::after-expiration", "validation time one second after field 21", "receiptExpired", flags: ["ClockTolerance"]) {
+            make("expiry::after-expiration", "validation time one second after field 21", .receiptExpired, flags: ["ClockTolerance"]) {
                 $0.spec.expiration = now.addingTimeInterval(-1)
                 $0.spec.creation = now.addingTimeInterval(-90 * 86_400)
             },
-            make("freshness::too-old", "created 301 s before, maxAge 300 s", "receiptTooOld") {
+            make("freshness::too-old", "created 301 s before, maxAge 300 s", .receiptTooOld) {
                 $0.maxAge = 300
                 $0.spec.creation = now.addingTimeInterval(-301)
             },
-            make("freshness::a-day-old", "created a day before, maxAge 300 s", "receiptTooOld") {
+            make("freshness::a-day-old", "created a day before, maxAge 300 s", .receiptTooOld) {
                 $0.maxAge = 300
                 $0.spec.creation = now.addingTimeInterval(-86_400)
             },
-            make("parse::not-cms", "random bytes", "malformedReceipt", flags: [T]) { $0.bytes = { _ in [0x01, 0x02, 0x03] } },
-            make("parse::empty", "empty input", "malformedReceipt", flags: [T]) { $0.bytes = { _ in [] } },
-            make("parse::truncated", "receipt cut in half", "malformedReceipt", flags: [T]) { $0.bytes = { Array($0.prefix($0.count / 2)) } },
-            make("parse::truncated-der", "DER receipt missing its last byte", "malformedReceipt", flags: [T]) {
+            make("parse::not-cms", "random bytes", .malformedReceipt, flags: [T]) { $0.bytes = { _ in [0x01, 0x02, 0x03] } },
+            make("parse::empty", "empty input", .malformedReceipt, flags: [T]) { $0.bytes = { _ in [] } },
+            make("parse::truncated", "receipt cut in half", .malformedReceipt, flags: [T]) { $0.bytes = { Array($0.prefix($0.count / 2)) } },
+            make("parse::truncated-der", "DER receipt missing its last byte", .malformedReceipt, flags: [T]) {
                 $0.spec.ber = false
                 $0.bytes = { Array($0.dropLast()) }
             },
-            make("parse::trailing-bytes", "bytes after the ContentInfo", "malformedReceipt", flags: [T]) {
+            make("parse::trailing-bytes", "bytes after the ContentInfo", .malformedReceipt, flags: [T]) {
                 $0.spec.ber = false
                 $0.bytes = { $0 + [0x00, 0x00, 0x05] }
             },
-            make("parse::not-signed-data", "content type is id-data", "malformedReceipt", flags: [T]) { $0.spec.contentTypeOID = [1, 2, 840, 113549, 1, 7, 1] },
-            make("parse::payload-not-set", "payload is an INTEGER", "malformedReceipt", flags: [T]) { $0.spec.payloadOverride = [0x02, 0x01, 0x05] },
-            make("parse::field-two-parts", "a payload field without its value", "malformedReceipt", flags: [T]) {
+            make("parse::not-signed-data", "content type is id-data", .malformedReceipt, flags: [T]) { $0.spec.contentTypeOID = [1, 2, 840, 113549, 1, 7, 1] },
+            make("parse::payload-not-set", "payload is an INTEGER", .malformedReceipt, flags: [T]) { $0.spec.payloadOverride = [0x02, 0x01, 0x05] },
+            make("parse::field-two-parts", "a payload field without its value", .malformedReceipt, flags: [T]) {
                 $0.spec.payloadOverride = TLV.set([TLV.sequence(TLV.integer(2), TLV.integer(1))])
             },
-            make("parse::sha1-digest", "digest algorithm SHA-1", "malformedReceipt", flags: [T]) { $0.spec.digestOID = [1, 3, 14, 3, 2, 26] },
-            make("parse::ecdsa-sha384", "signature algorithm ecdsa-with-SHA384", "malformedReceipt", flags: [T]) { $0.spec.signatureOID = [1, 2, 840, 10045, 4, 3, 3] },
-            make("parse::two-signers", "two SignerInfos", "malformedReceipt", flags: [T]) { $0.spec.twoSigners = true },
-            make("parse::creation-missing", "no creation time (12)", "malformedReceipt", flags: [T]) { $0.spec.omit = [12] },
-            make("parse::type-missing", "no type (6)", "malformedReceipt", flags: [T]) { $0.spec.omit = [6] },
-            make("parse::app-id-missing", "no App ID (2)", "malformedReceipt", flags: [T]) { $0.spec.omit = [2] },
-            make("parse::type-unknown", "type field is AUDIT", "malformedReceipt", flags: [T]) { $0.spec.kind = "AUDIT" },
-            make("parse::creation-not-rfc3339", "creation time not RFC 3339", "malformedReceipt", flags: [T]) { $0.spec.creationText = "yesterday" },
+            make("parse::sha1-digest", "digest algorithm SHA-1", .malformedReceipt, flags: [T]) { $0.spec.digestOID = [1, 3, 14, 3, 2, 26] },
+            make("parse::ecdsa-sha384", "signature algorithm ecdsa-with-SHA384", .malformedReceipt, flags: [T]) { $0.spec.signatureOID = [1, 2, 840, 10045, 4, 3, 3] },
+            make("parse::two-signers", "two SignerInfos", .malformedReceipt, flags: [T]) { $0.spec.twoSigners = true },
+            make("parse::creation-missing", "no creation time (12)", .malformedReceipt, flags: [T]) { $0.spec.omit = [12] },
+            make("parse::type-missing", "no type (6)", .malformedReceipt, flags: [T]) { $0.spec.omit = [6] },
+            make("parse::app-id-missing", "no App ID (2)", .malformedReceipt, flags: [T]) { $0.spec.omit = [2] },
+            make("parse::type-unknown", "type field is AUDIT", .malformedReceipt, flags: [T]) { $0.spec.kind = "AUDIT" },
+            make("parse::creation-not-rfc3339", "creation time not RFC 3339", .malformedReceipt, flags: [T]) { $0.spec.creationText = "yesterday" },
         ]
         return list
     }

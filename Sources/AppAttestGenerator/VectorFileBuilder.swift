@@ -1,3 +1,4 @@
+import AppAttest
 import ConformanceKit
 import Foundation
 
@@ -23,7 +24,7 @@ struct VectorFileBuilder {
     /// Adds a test to the current group; `tcId`s run from 1 in file order.
     mutating func add(
         id: String, comment: String, flags: [String] = [], input: [String: JSONValue],
-        error: String? = nil, output: [String: JSONValue]? = nil, acceptable: Bool = false
+        error: AppAttestError.Code? = nil, output: [String: JSONValue]? = nil, acceptable: Bool = false
     ) {
         if groups.isEmpty { group("") }
         count += 1
@@ -32,7 +33,7 @@ struct VectorFileBuilder {
             "flags": .array(flags.map(JSONValue.string)), "input": .object(input),
             "result": .string(acceptable ? "acceptable" : error == nil ? "valid" : "invalid"),
         ]
-        if let error { test["error"] = .string(error) }
+        if let error { test["error"] = .string(error.rawValue) }
         if let output { test["output"] = .object(output) }
         groups[groups.count - 1].tests.append(.object(test))
     }
