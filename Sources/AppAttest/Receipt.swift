@@ -28,6 +28,36 @@ public struct Receipt: Sendable {
         public let value: [UInt8]
     }
 
+    /// The payload field numbers Apple's receipts use (the numbers in one place).
+    public enum FieldType: Int, Sendable, Hashable, CaseIterable {
+        case appId = 2
+        case attestedCertificate = 3
+        case clientHash = 4
+        case token = 5
+        case kind = 6
+        case environment = 7
+        case creationTime = 12
+        case riskMetric = 17
+        case notBefore = 19
+        case expirationTime = 21
+
+        /// Shown by `trustsuite inspect`.
+        public var title: String {
+            switch self {
+            case .appId: "App ID"
+            case .attestedCertificate: "attested credential certificate"
+            case .clientHash: "client hash"
+            case .token: "token"
+            case .kind: "type"
+            case .environment: "environment"
+            case .creationTime: "creation time"
+            case .riskMetric: "risk metric"
+            case .notBefore: "not before"
+            case .expirationTime: "expiration time"
+            }
+        }
+    }
+
     /// Receipt kinds (field 6).
     public enum Kind: String, Sendable, Hashable, Codable {
         case attest = "ATTEST"

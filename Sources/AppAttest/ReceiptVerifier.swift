@@ -5,31 +5,31 @@ import SwiftASN1
 
 extension Receipt {
     /// The first field of `type`, if present.
-    public func field(_ type: Int) -> Field? { fields.first { $0.type == type } }
+    public func field(_ type: FieldType) -> Field? { fields.first { $0.type == type.rawValue } }
 
-    func text(_ type: Int) -> String? { field(type).flatMap { String(validating: $0.value, as: UTF8.self) } }
+    func text(_ type: FieldType) -> String? { field(type).flatMap { String(validating: $0.value, as: UTF8.self) } }
 
-    /// Field 2: `TEAMID.bundle.id`.
-    public var appId: String? { text(2) }
-    /// Field 3: the attested credential certificate (DER).
-    public var attestedCertificate: [UInt8]? { field(3)?.value }
-    /// Field 4: the client data hash of the attestation.
-    public var clientHash: [UInt8]? { field(4)?.value }
-    /// Field 5: the token to send to Apple's fraud server.
-    public var token: [UInt8]? { field(5)?.value }
-    /// Field 6: ATTEST or RECEIPT.
-    public var kind: Kind? { text(6).flatMap(Kind.init(rawValue:)) }
-    /// Field 7: environment (`sandbox` or `production`), undocumented.
-    public var environment: String? { text(7) }
-    /// Field 12: creation time, as written and parsed.
-    public var creationTimeText: String? { text(12) }
+    /// `TEAMID.bundle.id`.
+    public var appId: String? { text(.appId) }
+    /// The attested credential certificate (DER).
+    public var attestedCertificate: [UInt8]? { field(.attestedCertificate)?.value }
+    /// The client data hash of the attestation.
+    public var clientHash: [UInt8]? { field(.clientHash)?.value }
+    /// The token to send to Apple's fraud server.
+    public var token: [UInt8]? { field(.token)?.value }
+    /// ATTEST or RECEIPT.
+    public var kind: Kind? { text(.kind).flatMap(Kind.init(rawValue:)) }
+    /// Environment (`sandbox` or `production`), undocumented.
+    public var environment: String? { text(.environment) }
+    /// Creation time, as written and parsed.
+    public var creationTimeText: String? { text(.creationTime) }
     public var creationTime: Date? { creationTimeText.flatMap(RFC3339.parse) }
-    /// Field 17: risk metric (RECEIPT only).
-    public var riskMetric: Int? { text(17).flatMap { Int($0) } }
-    /// Field 19: not before (RECEIPT only).
-    public var notBefore: Date? { text(19).flatMap(RFC3339.parse) }
-    /// Field 21: expiration time.
-    public var expirationTime: Date? { text(21).flatMap(RFC3339.parse) }
+    /// Risk metric (RECEIPT only).
+    public var riskMetric: Int? { text(.riskMetric).flatMap { Int($0) } }
+    /// Not before (RECEIPT only).
+    public var notBefore: Date? { text(.notBefore).flatMap(RFC3339.parse) }
+    /// Expiration time.
+    public var expirationTime: Date? { text(.expirationTime).flatMap(RFC3339.parse) }
 }
 
 /// The result of a successful receipt verification. Only ``ReceiptVerifier``

@@ -52,14 +52,20 @@ struct ReceiptBuilder {
 
     func payload(_ spec: ReceiptSpec) -> [UInt8] {
         if let override = spec.payloadOverride { return override }
+        typealias F = Receipt.FieldType
         var fields: [(Int, Int, [UInt8])] = [
-            (2, 1, Array(spec.appId.utf8)), (3, 1, spec.attestedCertificate), (4, 1, spec.clientHash), (5, 1, spec.token),
-            (6, 1, Array(spec.kind.utf8)), (7, 1, Array(spec.environment.utf8)),
-            (12, 1, Array((spec.creationText ?? RFC3339.format(spec.creation, fractional: true)).utf8)),
+            (F.appId.rawValue, 1, Array(spec.appId.utf8)), (F.attestedCertificate.rawValue, 1, spec.attestedCertificate),
+            (F.clientHash.rawValue, 1, spec.clientHash), (F.token.rawValue, 1, spec.token),
+            (F.kind.rawValue, 1, Array(spec.kind.utf8)), (F.environment.rawValue, 1, Array(spec.environment.utf8)),
+            (F.creationTime.rawValue, 1, Array((spec.creationText ?? RFC3339.format(spec.creation, fractional: true)).utf8)),
         ]
-        if let risk = spec.riskMetric { fields.append((17, 1, Array(String(risk).utf8))) }
-        if let notBefore = spec.notBefore { fields.append((19, 1, Array(RFC3339.format(notBefore, fractional: true).utf8))) }
-        if let expiration = spec.expiration { fields.append((21, 1, Array(RFC3339.format(expiration, fractional: true).utf8))) }
+        if let risk = spec.riskMetric { fields.append((F.riskMetric.rawValue, 1, Array(String(risk).utf8))) }
+        if let notBefore = spec.notBefore {
+            fields.append((F.notBefore.rawValue, 1, Array(RFC3339.format(notBefore, fractional: true).utf8)))
+        }
+        if let expiration = spec.expiration {
+            fields.append((F.expirationTime.rawValue, 1, Array(RFC3339.format(expiration, fractional: true).utf8)))
+        }
         fields += spec.extraFields.map { ($0.type, $0.version, $0.value) }
         // Not in DER SET OF order, as Apple's are not: the App ID goes last.
         let encoded = fields.filter { !spec.omit.contains($0.0) }.map {

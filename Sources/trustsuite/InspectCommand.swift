@@ -110,20 +110,17 @@ enum Explain {
             + authenticatorData(assertion.authenticatorData)).joined(separator: "\n")
     }
 
-    static let fieldNames: [Int: String] = [
-        2: "App ID", 3: "attested credential certificate", 4: "client hash", 5: "token", 6: "type", 7: "environment",
-        12: "creation time", 17: "risk metric", 19: "not before", 21: "expiration time",
-    ]
-
     static func fields(_ receipt: Receipt) -> [String] {
         receipt.fields.map { field in
-            let name = fieldNames[field.type] ?? "unknown"
+            let type = Receipt.FieldType(rawValue: field.type)
+            let name = type?.title ?? "unknown"
             let text = String(validating: field.value, as: UTF8.self)
             let shown: String
-            switch field.type {
-            case 3: shown = "\(field.value.count) bytes of DER"
-            case 4: shown = BinaryText.base64(field.value)
-            default: shown = text.map { "\"\($0)\"" } ?? BinaryText.base64(field.value)
+            switch type {
+            case .attestedCertificate: shown = "\(field.value.count) bytes of DER"
+            case .clientHash, .token: shown = BinaryText.base64(field.value)
+            case .appId, .kind, .environment, .creationTime, .riskMetric, .notBefore, .expirationTime, nil:
+                shown = text.map { "\"\($0)\"" } ?? BinaryText.base64(field.value)
             }
             return "field \(field.type) (\(name), version \(field.version)): \(shown)"
         }
