@@ -24,12 +24,17 @@ public struct AccessControlFlags: OptionSet, Sendable, Hashable {
     /// The only flags userPresence may be combined with (`or` and `and` not included).
     public static let userPresenceCompanions: AccessControlFlags = [.userPresence, .applicationPassword, .privateKeyUsage]
 
-    /// Names accepted in vectors and on the command line, with their flags.
-    public static let names: [(String, AccessControlFlags)] = [
-        ("userPresence", .userPresence), ("biometryAny", .biometryAny), ("touchIDAny", .biometryAny),
-        ("biometryCurrentSet", .biometryCurrentSet), ("touchIDCurrentSet", .biometryCurrentSet),
-        ("devicePasscode", .devicePasscode), ("watch", .watch), ("companion", .watch), ("or", .or), ("and", .and),
+    /// Each flag's name, in bit order: the one table of flag names.
+    public static let canonicalNames: [(String, AccessControlFlags)] = [
+        ("userPresence", .userPresence), ("biometryAny", .biometryAny), ("biometryCurrentSet", .biometryCurrentSet),
+        ("devicePasscode", .devicePasscode), ("watch", .watch), ("or", .or), ("and", .and),
         ("privateKeyUsage", .privateKeyUsage), ("applicationPassword", .applicationPassword),
+    ]
+
+    /// Names accepted in vectors and on the command line: the canonical ones
+    /// and the older aliases (`touchIDAny`, `touchIDCurrentSet`, `companion`).
+    public static let names: [(String, AccessControlFlags)] = canonicalNames + [
+        ("touchIDAny", .biometryAny), ("touchIDCurrentSet", .biometryCurrentSet), ("companion", .watch),
     ]
 
     /// Parses flag names (`biometryAny`, `or`, …); unknown names are an error listing the valid ones.
@@ -38,12 +43,7 @@ public struct AccessControlFlags: OptionSet, Sendable, Hashable {
     }
 
     /// The canonical names of the flags set, in bit order.
-    public var names: [String] {
-        [("userPresence", AccessControlFlags.userPresence), ("biometryAny", .biometryAny),
-         ("biometryCurrentSet", .biometryCurrentSet), ("devicePasscode", .devicePasscode), ("watch", .watch),
-         ("or", .or), ("and", .and), ("privateKeyUsage", .privateKeyUsage), ("applicationPassword", .applicationPassword)]
-            .filter { contains($0.1) }.map(\.0)
-    }
+    public var names: [String] { Self.canonicalNames.filter { contains($0.1) }.map(\.0) }
 }
 
 /// Parses names into an option set by a (name, value) table; an unknown name

@@ -102,3 +102,22 @@ public struct Evidence: OptionSet, Sendable, Hashable {
         try parseNames(list, table: names, kind: "evidence")
     }
 }
+
+/// What the simulated user does when a prompt appears (keychain flows and
+/// LocalAuthentication rights share it).
+public enum UserAnswer: String, Sendable, Hashable, CaseIterable, Codable {
+    case biometry, passcode, fail, cancel
+}
+
+extension DeviceState {
+    /// What keeps biometry from being evaluated on this device (LAError), or
+    /// nil when it is enrolled and not locked out: the one biometry → LAError mapping.
+    public var biometryObstacle: LAErrorCode? {
+        switch biometry {
+        case .none: .biometryNotAvailable
+        case .notEnrolled: .biometryNotEnrolled
+        case .lockout: .biometryLockout
+        case .enrolled: nil
+        }
+    }
+}

@@ -23,17 +23,20 @@ public struct KeychainError: Error, Hashable, Sendable, CustomStringConvertible 
         case duplicateItem
 
         /// Apple's OSStatus for the code.
-        public var osStatus: Int32 {
+        public var status: OSStatusCode {
             switch self {
-            case .invalidAccessControl, .notSynchronizable: return -50
-            case .interactionNotAllowed: return -25308
-            case .itemNotFound: return -25300
-            case .authFailed, .operationNotAllowed: return -25293
-            case .userCanceled: return -128
-            case .notAvailable: return -25291
-            case .duplicateItem: return -25299
+            case .invalidAccessControl, .notSynchronizable: .param
+            case .interactionNotAllowed: .interactionNotAllowed
+            case .itemNotFound: .itemNotFound
+            case .authFailed, .operationNotAllowed: .authFailed
+            case .userCanceled: .userCanceled
+            case .notAvailable: .notAvailable
+            case .duplicateItem: .duplicateItem
             }
         }
+
+        /// The status as the number the keychain returns.
+        public var osStatus: Int32 { status.rawValue }
     }
 
     public let code: Code

@@ -25,15 +25,45 @@ public enum LAErrorCode: Int32, Sendable, Hashable, CaseIterable {
         switch self {
         case .userCancel: return KeychainError.Code.userCanceled.osStatus
         case .notInteractive: return KeychainError.Code.interactionNotAllowed.osStatus
-        case .parameter: return KeychainStatus.param
+        case .parameter: return OSStatusCode.param.rawValue
         default: return KeychainError.Code.authFailed.osStatus
         }
     }
 }
 
-/// Keychain OSStatus values that are not one of ``KeychainError/Code``.
-public enum KeychainStatus {
-    public static let success: Int32 = 0
-    /// errSecParam.
-    public static let param: Int32 = -50
+/// The keychain OSStatus values the models answer, with Apple's names: the
+/// numbers in one place.
+public enum OSStatusCode: Int32, Sendable, Hashable, CaseIterable {
+    case success = 0
+    case param = -50
+    case userCanceled = -128
+    case noAccessForItem = -25243
+    case notAvailable = -25291
+    case authFailed = -25293
+    case duplicateItem = -25299
+    case itemNotFound = -25300
+    case interactionNotAllowed = -25308
+
+    /// Apple's constant, e.g. `errSecItemNotFound`.
+    public var name: String {
+        switch self {
+        case .success: "errSecSuccess"
+        case .param: "errSecParam"
+        case .userCanceled: "errSecUserCanceled"
+        case .noAccessForItem: "errSecNoAccessForItem"
+        case .notAvailable: "errSecNotAvailable"
+        case .authFailed: "errSecAuthFailed"
+        case .duplicateItem: "errSecDuplicateItem"
+        case .itemNotFound: "errSecItemNotFound"
+        case .interactionNotAllowed: "errSecInteractionNotAllowed"
+        }
+    }
+
+    /// The name of a status a keychain or LocalAuthentication call answered
+    /// (`errSec…` or `LAError.…`), or nil for a number neither defines.
+    public static func name(of status: Int64) -> String? {
+        guard let value = Int32(exactly: status) else { return nil }
+        if let code = OSStatusCode(rawValue: value) { return code.name }
+        return LAErrorCode(rawValue: value).map { "LAError.\($0)" }
+    }
 }

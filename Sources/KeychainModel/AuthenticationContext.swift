@@ -5,11 +5,6 @@ public enum AuthenticationPolicy: String, Sendable, Hashable, CaseIterable, Coda
     case deviceOwnerAuthentication, deviceOwnerAuthenticationWithBiometrics
 }
 
-/// What the simulated user does when a prompt appears.
-public enum UserAnswer: String, Sendable, Hashable, CaseIterable, Codable {
-    case biometry, passcode, fail, cancel
-}
-
 /// An LAContext: what it has proved, until it is invalidated. A context that
 /// has proved what an item needs is reused by later calls without a prompt.
 public struct AuthenticationContext: Sendable, Hashable {
@@ -31,12 +26,7 @@ public struct AuthenticationContext: Sendable, Hashable {
     public static func obstacle(_ policy: AuthenticationPolicy, device: DeviceState) -> LAErrorCode? {
         switch policy {
         case .deviceOwnerAuthenticationWithBiometrics:
-            switch device.biometry {
-            case .none: return .biometryNotAvailable
-            case .notEnrolled: return .biometryNotEnrolled
-            case .lockout: return .biometryLockout
-            case .enrolled: return nil
-            }
+            return device.biometryObstacle
         case .deviceOwnerAuthentication:
             return device.passcodeSet ? nil : .passcodeNotSet
         }

@@ -43,8 +43,8 @@ public struct StepOutcome: Sendable, Hashable {
 /// simulated user (spec/keychain-flows.md). Access decisions go through
 /// ``AccessControl/evaluate(_:device:evidence:)``; every prompt is counted.
 public struct KeychainSimulator: Sendable {
-    public static let success = KeychainStatus.success
-    public static let paramError = KeychainStatus.param
+    public static let success = OSStatusCode.success.rawValue
+    public static let paramError = OSStatusCode.param.rawValue
 
     public private(set) var device: DeviceState
     var items: [StoredItem] = []

@@ -1,3 +1,5 @@
+import KeychainAccessControl
+
 /// The single error type of ``LocalAuthorization``: the LAError names plus the
 /// right-store codes of spec/vectors.md (la-right).
 public struct LAModelError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -5,6 +7,21 @@ public struct LAModelError: Error, Hashable, Sendable, CustomStringConvertible {
         case authenticationFailed, userCancel, passcodeNotSet, biometryNotAvailable, biometryNotEnrolled, biometryLockout
         case notInteractive, invalidContext
         case duplicateIdentifier, notFound, rightDeallocated, invalidReason, notAuthorized
+
+        /// The model's code for an LAError, nil for the LAErrors a right never reports.
+        public init?(_ error: LAErrorCode) {
+            switch error {
+            case .authenticationFailed: self = .authenticationFailed
+            case .userCancel: self = .userCancel
+            case .passcodeNotSet: self = .passcodeNotSet
+            case .biometryNotAvailable: self = .biometryNotAvailable
+            case .biometryNotEnrolled: self = .biometryNotEnrolled
+            case .biometryLockout: self = .biometryLockout
+            case .notInteractive: self = .notInteractive
+            case .invalidContext: self = .invalidContext
+            case .userFallback, .systemCancel, .appCancel, .parameter, .operationNotAllowed: return nil
+            }
+        }
     }
 
     public let code: Code

@@ -44,19 +44,9 @@ public enum RightRequirement: String, Sendable, Hashable, CaseIterable, Codable 
         case .default, .biometryFallbackPasscode, .devicePasscode:
             return device.passcodeSet ? nil : .passcodeNotSet
         case .biometry, .biometryCurrentSet:
-            switch device.biometry {
-            case .none: return .biometryNotAvailable
-            case .notEnrolled: return .biometryNotEnrolled
-            case .lockout: return .biometryLockout
-            case .enrolled: return nil
-            }
+            return device.biometryObstacle.flatMap { LAModelError.Code($0) }
         }
     }
-}
-
-/// What the simulated user does at the prompt.
-public enum AuthenticatorAnswer: String, Sendable, Hashable, CaseIterable, Codable {
-    case biometry, passcode, fail, cancel
 }
 
 /// Answers prompts as a test tells it, honouring the device state: a
@@ -67,7 +57,7 @@ public struct SimulatedAuthenticator: Sendable {
 
     /// The outcome of one prompt for `requirement`; `enrollment` is the
     /// biometry set a biometryCurrentSet right was bound to.
-    public func authenticate(_ requirement: RightRequirement, answer: AuthenticatorAnswer, device: DeviceState,
+    public func authenticate(_ requirement: RightRequirement, answer: UserAnswer, device: DeviceState,
                              boundEnrollment: Int) -> LAModelError.Code? {
         switch answer {
         case .cancel: return .userCancel

@@ -15,7 +15,7 @@ public enum RightNotification: String, Sendable, Hashable, CaseIterable, Codable
 /// tasks share it.
 public actor AuthorizationEnvironment {
     public private(set) var device: DeviceState
-    private var answers: [AuthenticatorAnswer] = []
+    private var answers: [UserAnswer] = []
     private let authenticator = SimulatedAuthenticator()
     public private(set) var notifications: [RightNotification] = []
     private var observers: [Int: AsyncStream<RightNotification>.Continuation] = [:]
@@ -28,7 +28,7 @@ public actor AuthorizationEnvironment {
     public func apply(_ event: DeviceEvent) { device.apply(event) }
 
     /// Queues what the user will do at the next prompt.
-    public func enqueue(_ answer: AuthenticatorAnswer) { answers.append(answer) }
+    public func enqueue(_ answer: UserAnswer) { answers.append(answer) }
 
     /// Forgets answers no prompt used (a call that failed before prompting).
     public func clearAnswers() { answers = [] }

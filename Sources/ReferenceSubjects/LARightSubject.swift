@@ -42,8 +42,8 @@ public enum LARightSubject {
             if op == .device, step["event"]?.stringValue.flatMap(DeviceEvent.init(rawValue:)) == nil {
                 throw ReferenceInputError("step \(index): device needs an event: " + DeviceEvent.allCases.map(\.rawValue).joined(separator: ", "))
             }
-            if op == .authorize, let user = step["user"]?.stringValue, AuthenticatorAnswer(rawValue: user) == nil {
-                throw ReferenceInputError("step \(index): user must be one of " + AuthenticatorAnswer.allCases.map(\.rawValue).joined(separator: ", "))
+            if op == .authorize, let user = step["user"]?.stringValue, UserAnswer(rawValue: user) == nil {
+                throw ReferenceInputError("step \(index): user must be one of " + UserAnswer.allCases.map(\.rawValue).joined(separator: ", "))
             }
         }
         var results: [(JSONValue, JSONValue)] = []
@@ -82,7 +82,7 @@ public enum LARightSubject {
         guard let op = step["op"]?.stringValue.flatMap(Op.init(rawValue:)) else { return }
         switch op {
         case .authorize:
-            if let name = step["user"]?.stringValue, let answer = AuthenticatorAnswer(rawValue: name) {
+            if let name = step["user"]?.stringValue, let answer = UserAnswer(rawValue: name) {
                 await environment.enqueue(answer)
             }
             do throws(LAModelError) {

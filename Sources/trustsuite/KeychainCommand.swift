@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConformanceKit
+import KeychainAccessControl
 import Foundation
 import ReferenceSubjects
 
@@ -74,26 +75,5 @@ struct KeychainSimulateCommand: ParsableCommand {
         if mismatches > 0 { throw ExitCode(1) }
     }
 
-    static func statusName(_ status: Int64) -> String {
-        switch status {
-        case 0: return "errSecSuccess"
-        case -50: return "errSecParam"
-        case -128: return "errSecUserCanceled"
-        case -25291: return "errSecNotAvailable"
-        case -25293: return "errSecAuthFailed"
-        case -25243: return "errSecNoAccessForItem"
-        case -25299: return "errSecDuplicateItem"
-        case -25300: return "errSecItemNotFound"
-        case -25308: return "errSecInteractionNotAllowed"
-        case -1: return "LAError.authenticationFailed"
-        case -2: return "LAError.userCancel"
-        case -3: return "LAError.userFallback"
-        case -5: return "LAError.passcodeNotSet"
-        case -6: return "LAError.biometryNotAvailable"
-        case -7: return "LAError.biometryNotEnrolled"
-        case -8: return "LAError.biometryLockout"
-        case -10: return "LAError.invalidContext"
-        default: return "status"
-        }
-    }
+    static func statusName(_ status: Int64) -> String { OSStatusCode.name(of: status) ?? "status" }
 }

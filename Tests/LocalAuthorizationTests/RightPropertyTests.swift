@@ -50,7 +50,7 @@ import Testing
             for step in steps {
                 switch step.kind {
                 case 0, 1:
-                    await environment.enqueue(AuthenticatorAnswer.allCases[step.answer])
+                    await environment.enqueue(UserAnswer.allCases[step.answer])
                     try? await right.authorize(localizedReason: step.extra == 0 ? " " : "Unlock")
                     await environment.clearAnswers()
                 case 2:
