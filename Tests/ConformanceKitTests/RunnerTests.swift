@@ -85,3 +85,48 @@ struct ScriptedSubject: Subject {
         #expect(report.exitCode == 0)
     }
 }
+
+/// The reports' shape for third parties: accepted-invalid counted apart,
+/// cbor broken down by mode, the JSON lists failures and errors before
+/// passes and unsupported cases, JUnit carries the adapter's reasons and
+/// each case's stderr.
+@Suite struct ReportShapeTests {
+    static func vector(_ tcId: Int, mode: String, _ result: ExpectedResult) -> Vector {
+        Vector(family: .cbor, file: "f.json", tcId: tcId, id: "r::\(tcId)", comment: "", flags: [],
+               input: .object(["cborHex": .string("00"), "mode": .string(mode)]), result: result,
+               error: result == .invalid ? "truncated" : nil, output: nil)
+    }
+
+    static let report = RunReport(subject: "third", cases: [
+        CaseResult(vector: vector(1, mode: "wellFormed", .valid), grade: .pass, answer: SubjectAnswer(.valid), message: "", seconds: 0),
+        CaseResult(vector: vector(2, mode: "ctap2", .valid), grade: .unsupported,
+                   answer: SubjectAnswer(.unsupported, error: "no ctap2 mode here"), message: "subject does not support this case", seconds: 0),
+        CaseResult(vector: vector(3, mode: "ctap2", .invalid), grade: .fail, answer: SubjectAnswer(.valid),
+                   message: "accepted an invalid input", seconds: 0, stderr: "warning: lenient\n"),
+        CaseResult(vector: vector(4, mode: "deterministic", .valid), grade: .error, answer: nil,
+                   message: "adapter crashed: it exited with status 3", seconds: 0, stderr: "Traceback <here>\n"),
+    ], seconds: 1)
+
+    @Test func scorecardCountsAcceptedInvalidAndModes() {
+        let text = Reports.scorecard(Self.report)
+        #expect(text.contains("accInv"))
+        let ctap2 = text.split(separator: "\n").first { $0.hasPrefix("  cbor ctap2") }
+        // total 2, pass 0, fail 1, accInv 1, unsup 1, error 0
+        #expect(ctap2?.split(separator: " ").suffix(6) == ["2", "0", "1", "1", "1", "0"])
+    }
+
+    @Test func jsonOrdersProblemsThenPassesThenUnsupported() throws {
+        let json = try JSONDecoder().decode(JSONValue.self, from: Data(Reports.json(Self.report).utf8))
+        #expect(json["cases"]?.arrayValue?.map { $0["tcId"]?.int64Value } == [3, 4, 1, 2])
+        #expect(json["families"]?["cbor"]?["acceptedInvalid"]?.int64Value == 1)
+        #expect(json["families"]?["cbor"]?["parts"]?["ctap2"]?["unsupported"]?.int64Value == 1)
+        #expect(json["cases"]?.arrayValue?.first?["stderr"]?.stringValue == "warning: lenient\n")
+    }
+
+    @Test func junitCarriesReasonsAndStderr() {
+        let xml = Reports.junit(Self.report)
+        #expect(xml.contains("<skipped message=\"no ctap2 mode here\"/>"))
+        #expect(xml.contains("<system-err>Traceback &lt;here&gt;\n</system-err>"))
+        #expect(xml.contains("<failure type=\"acceptedInvalid\""))
+    }
+}
