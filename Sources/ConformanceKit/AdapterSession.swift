@@ -13,8 +13,9 @@ actor AdapterSession {
     let log: (@Sendable (String) -> Void)?
     private var child: ChildProcess?
     private var lines: LineChannel?
-    private var stderr: StderrBuffer?
-    private let kept = StderrBuffer(limit: AdapterSession.maxStderrBytes)
+    /// Everything the adapter wrote to stderr, across restarts; a case's own
+    /// lines are those after the mark taken when it started.
+    private let stderr = StderrBuffer(limit: AdapterSession.maxStderrBytes)
     private var counter = 0
     /// The first request id sent to the running process: a reply carrying an
     /// id between it and the current one is late or doubled, and ignored.
@@ -31,41 +32,32 @@ actor AdapterSession {
     /// Starts the process and returns its introduction line.
     func start() async throws -> JSONValue {
         let channel = LineChannel(maxLineBytes: maxLineBytes)
-        let caseStderr = StderrBuffer(limit: Self.maxStderrBytes)
-        let kept = self.kept
+        let stderr = self.stderr
         let child: ChildProcess
         do {
-            child = try ChildProcess(
-                command: command,
-                onStdout: { channel.feed($0) },
-                onStderr: { chunk in caseStderr.append(chunk); kept.append(chunk) })
+            child = try ChildProcess(command: command, onStdout: { channel.feed($0) }, onStderr: { stderr.append($0) })
         } catch {
             throw AdapterError("cannot start adapter `\(command)`: \(error)")
         }
         self.child = child
         self.lines = channel
-        self.stderr = caseStderr
         firstIdOfProcess = counter + 1
-        let mark = caseStderr.mark
+        let mark = stderr.mark
         switch await channel.next(timeout: timeout) {
         case .line(let text):
             log?("← \(text.prefix(2000))")
             guard let hello = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
-                shutDown()
-                throw AdapterError("adapter's first line is not JSON: \(text.prefix(200))")
+                throw abandon("adapter's first line is not JSON: \(text.prefix(200))", since: mark)
             }
             return hello
         case .tooLong:
-            shutDown()
-            throw AdapterError("adapter's first line is too long (over \(maxLineBytes) bytes)")
+            throw abandon("adapter's first line is too long (over \(maxLineBytes) bytes)", since: mark)
         case .closed:
-            let status = child.exitStatus(within: .seconds(2)).map(ChildProcess.describe(status:)) ?? "closed its output"
-            caseStderr.waitForEnd(within: .seconds(1))
-            shutDown()
-            throw AdapterError("adapter \(status) before introducing itself; stderr: \(caseStderr.text(since: mark, limit: 2000))")
+            let status = exitStatus(of: child, otherwise: "closed its output")
+            let error = abandon("adapter \(status) before introducing itself", since: mark, limit: 2000)
+            throw AdapterError("\(error.description); stderr: \(error.stderr ?? "")")
         case .timeout:
-            shutDown()
-            throw AdapterError("adapter said nothing within \(Self.describe(timeout))")
+            throw abandon("adapter said nothing within \(Self.describe(timeout))", since: mark)
         }
     }
 
@@ -74,48 +66,35 @@ actor AdapterSession {
             restarts += 1
             _ = try await start()
         }
-        guard let child, let lines, let stderr else { throw AdapterError("adapter is not running") }
+        guard let child, let lines else { throw AdapterError("adapter is not running") }
         counter += 1
         let id = counter
         let mark = stderr.mark
-        func caseStderr() -> String { stderr.text(since: mark, limit: Self.maxCaseStderrBytes) }
         let request: JSONValue = .object(["id": .string("\(id)"), "family": .string(family.rawValue), "input": value])
         let requestText = request.jsonText
         log?("→ \(requestText.prefix(2000))")
         do {
             try child.write(Array((requestText + "\n").utf8))
         } catch {
-            let status = child.exitStatus(within: .seconds(2)).map(ChildProcess.describe(status:)) ?? "stopped reading its input"
-            stderr.waitForEnd(within: .seconds(1))
-            let text = caseStderr()
-            shutDown()
-            throw AdapterError("adapter \(status) (restarting)", stderr: text)
+            let status = exitStatus(of: child, otherwise: "stopped reading its input")
+            throw abandon("adapter \(status) (restarting)", since: mark)
         }
         let deadline = ContinuousClock.now + timeout
         while true {
             let remaining = deadline - ContinuousClock.now
             switch await lines.next(timeout: max(remaining, .zero)) {
             case .closed:
-                let status = child.exitStatus(within: .seconds(2)).map(ChildProcess.describe(status:)) ?? "closed its output"
-                stderr.waitForEnd(within: .seconds(1))
-                let text = caseStderr()
-                shutDown()
-                throw AdapterError("adapter crashed: it \(status) (restarting)", stderr: text)
+                let status = exitStatus(of: child, otherwise: "closed its output")
+                throw abandon("adapter crashed: it \(status) (restarting)", since: mark)
             case .timeout:
-                let text = caseStderr()
-                shutDown()
-                throw AdapterError("adapter did not answer within \(Self.describe(timeout)); its process group was stopped (restarting)",
-                                   stderr: text)
+                throw abandon("adapter did not answer within \(Self.describe(timeout)); its process group was stopped (restarting)",
+                              since: mark)
             case .tooLong(let count):
-                let text = caseStderr()
-                shutDown()
-                throw AdapterError("reply too long (over \(maxLineBytes) bytes, \(count) read; restarting)", stderr: text)
+                throw abandon("reply too long (over \(maxLineBytes) bytes, \(count) read; restarting)", since: mark)
             case .line(let text):
                 log?("← \(text.prefix(2000))")
                 guard let reply = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), reply.objectValue != nil else {
-                    let err = caseStderr()
-                    shutDown()
-                    throw AdapterError("malformed reply line (restarting): \(text.prefix(200))", stderr: err)
+                    throw abandon("malformed reply line (restarting): \(text.prefix(200))", since: mark)
                 }
                 let replyId = reply["id"]?.stringValue
                 if let replyId, let number = Int(replyId), number >= firstIdOfProcess, number < id {
@@ -123,22 +102,37 @@ actor AdapterSession {
                     continue
                 }
                 guard replyId == "\(id)" else {
-                    let err = caseStderr()
-                    shutDown()
-                    throw AdapterError("reply for id \(reply["id"]?.jsonText ?? "none"), expected \"\(id)\" (restarting)", stderr: err)
+                    throw abandon("reply for id \(reply["id"]?.jsonText ?? "none"), expected \"\(id)\" (restarting)", since: mark)
                 }
+                child.settleStderr()
+                let caseStderr = stderr.text(since: mark, limit: Self.maxCaseStderrBytes)
                 guard let verdictName = reply["result"]?.stringValue,
                       let verdict = SubjectAnswer.Verdict(rawValue: verdictName) else {
                     throw AdapterError("reply \"result\" must be valid, invalid or unsupported: \(text.prefix(200))",
-                                       stderr: caseStderr())
+                                       stderr: caseStderr)
                 }
                 var answer = SubjectAnswer(verdict, error: reply["error"]?.stringValue, output: reply["output"])
-                child.settleStderr()
-                let text = caseStderr()
-                answer.stderr = text.isEmpty ? nil : text
+                answer.stderr = caseStderr.isEmpty ? nil : caseStderr
                 return answer
             }
         }
+    }
+
+    /// How `child` ended ("exited with status 3", …), once its stderr is read;
+    /// `otherwise` when it is still running after two seconds.
+    private func exitStatus(of child: ChildProcess, otherwise: String) -> String {
+        let status = child.exitStatus(within: .seconds(2)).map(ChildProcess.describe(status:)) ?? otherwise
+        child.settleStderr(within: .seconds(1))
+        return status
+    }
+
+    /// Stops the process group and returns the error for the case, with the
+    /// stderr written since `mark`.
+    private func abandon(_ message: String, since mark: Int, limit: Int = AdapterSession.maxCaseStderrBytes) -> AdapterError {
+        child?.settleStderr()
+        let text = stderr.text(since: mark, limit: limit)
+        shutDown()
+        return AdapterError(message, stderr: text)
     }
 
     /// Stops the process group (see `ChildProcess.stop`).
@@ -146,10 +140,9 @@ actor AdapterSession {
         child?.stop()
         child = nil
         lines = nil
-        stderr = nil
     }
 
-    func stderrText() -> String { kept.text(since: 0, limit: Self.maxStderrBytes) }
+    func stderrText() -> String { stderr.text(since: 0, limit: Self.maxStderrBytes) }
 
     static func describe(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
@@ -165,14 +158,12 @@ final class StderrBuffer: @unchecked Sendable {
     private var bytes: [UInt8] = []
     /// Offset of `bytes[0]` in the whole stream.
     private var dropped = 0
-    private var ended = false
     private let limit: Int
 
     init(limit: Int) { self.limit = limit }
 
     func append(_ chunk: ArraySlice<UInt8>) {
         lock.withLock {
-            if chunk.isEmpty { ended = true; return }
             bytes.append(contentsOf: chunk)
             // Trim in large steps so appending stays linear.
             if bytes.count > 2 * limit {
@@ -185,12 +176,6 @@ final class StderrBuffer: @unchecked Sendable {
 
     /// The stream offset of the next byte written.
     var mark: Int { lock.withLock { dropped + bytes.count } }
-
-    /// Waits until the writer closed the stream or `limit` passed.
-    func waitForEnd(within limit: Duration) {
-        let deadline = ContinuousClock.now + limit
-        while !lock.withLock({ ended }) && ContinuousClock.now < deadline { usleep(5_000) }
-    }
 
     /// What was written from offset `start` on, at most the last `limit` bytes of it.
     func text(since start: Int, limit: Int) -> String {

@@ -28,17 +28,10 @@ final class ChildProcess: @unchecked Sendable {
         // A dead adapter must surface as a write error, not kill the runner.
         signal(SIGPIPE, SIG_IGN)
         var stdinPipe: [Int32] = [-1, -1], stdoutPipe: [Int32] = [-1, -1], stderrPipe: [Int32] = [-1, -1]
-        for index in 0..<3 {
-            let made: Int32
-            switch index {
-            case 0: made = Self.makePipe(&stdinPipe)
-            case 1: made = Self.makePipe(&stdoutPipe)
-            default: made = Self.makePipe(&stderrPipe)
-            }
-            guard made == 0 else {
-                for fd in stdinPipe + stdoutPipe + stderrPipe where fd >= 0 { close(fd) }
-                throw AdapterError("cannot create a pipe: \(String(cString: strerror(errno)))")
-            }
+        guard Self.makePipe(&stdinPipe), Self.makePipe(&stdoutPipe), Self.makePipe(&stderrPipe) else {
+            let reason = String(cString: strerror(errno))
+            for fd in stdinPipe + stdoutPipe + stderrPipe where fd >= 0 { close(fd) }
+            throw AdapterError("cannot create a pipe: \(reason)")
         }
 
         var actions = posix_spawn_file_actions_t()
@@ -82,10 +75,10 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// A pipe whose ends are closed in any other program this process starts.
-    private static func makePipe(_ ends: inout [Int32]) -> Int32 {
-        guard pipe(&ends) == 0 else { return -1 }
+    private static func makePipe(_ ends: inout [Int32]) -> Bool {
+        guard pipe(&ends) == 0 else { return false }
         for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return 0
+        return true
     }
 
     deinit {
@@ -144,7 +137,11 @@ final class ChildProcess: @unchecked Sendable {
         let deadline = ContinuousClock.now + .seconds(2)
         while Self.groupHasLiveMembers(pid) && ContinuousClock.now < deadline { usleep(2_000) }
         ProcessGroups.shared.remove(pid)
+        // Read what the group wrote before it died, so none of it can reach a
+        // later process's capture.
         for reader in readers { reader.finish() }
+        let readDeadline = ContinuousClock.now + .seconds(1)
+        while !readers.allSatisfy({ $0.isEnded }) && ContinuousClock.now < readDeadline { usleep(2_000) }
         return status
     }
 
@@ -230,6 +227,8 @@ private final class PipeReader: @unchecked Sendable {
     }
 
     func finish() { lock.withLock { finished = true } }
+
+    var isEnded: Bool { lock.withLock { ended } }
 
     /// Nothing waiting in the pipe and no chunk on its way to the sink.
     func drained() -> Bool {
