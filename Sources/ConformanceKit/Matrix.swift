@@ -78,31 +78,19 @@ public struct Matrix: Sendable {
 
     public var families: [Family] { Array(Set(rows.map(\.vector.family))).sorted() }
 
-    /// Counts per outcome of one column, over one family (one part of it) or all.
-    public func counts(column: Int, family: Family?, part: String? = nil) -> [Outcome: Int] {
-        var counts: [Outcome: Int] = [:]
-        for row in rows where (family == nil || row.vector.family == family) && (part == nil || row.vector.part == part) {
-            counts[Outcome(row.results[column]), default: 0] += 1
+    /// The summary lines of one column, as the scorecard has them (each
+    /// family, and the cbor family's modes under it), leaving out the
+    /// families it answered no vector of.
+    public func summary(column: Int) -> [(label: String, counts: [Outcome: Int])] {
+        Reports.rows(columns[column].report.cases).flatMap { family, parts -> [(label: String, counts: [Outcome: Int])] in
+            guard family.cases.contains(where: { $0.grade != .unsupported }) else { return [] }
+            return ([family] + parts).map { ($0.label, Self.counts($0.cases)) }
         }
-        return counts
     }
 
-    /// The summary lines of one column: each family it answered at least one
-    /// vector of (a family it does not claim is left out), and the cbor
-    /// family's modes under it.
-    public func summary(column: Int) -> [(label: String, counts: [Outcome: Int])] {
-        var lines: [(String, [Outcome: Int])] = []
-        for family in families {
-            let counts = counts(column: column, family: family)
-            guard counts.contains(where: { $0.key != .unsupported && $0.value > 0 }) else { continue }
-            lines.append((family.rawValue, counts))
-            var parts: [String] = []
-            for row in rows where row.vector.family == family {
-                if let part = row.vector.part, !parts.contains(part) { parts.append(part) }
-            }
-            for part in parts { lines.append(("\(family.rawValue) \(part)", self.counts(column: column, family: family, part: part))) }
-        }
-        return lines
+    /// How many cases had each outcome.
+    static func counts(_ cases: [CaseResult]) -> [Outcome: Int] {
+        Dictionary(cases.map { (Outcome($0), 1) }, uniquingKeysWith: +)
     }
 
     // MARK: Markdown

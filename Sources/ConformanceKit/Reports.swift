@@ -5,7 +5,6 @@ public enum Reports {
     /// One row of the summary: a family, or (cbor) one of its modes.
     public struct Row: Sendable {
         public let label: String
-        public let family: Family
         public let cases: [CaseResult]
 
         public func count(_ grade: Grade) -> Int { cases.filter { $0.grade == grade }.count }
@@ -39,8 +38,8 @@ public enum Reports {
                 if byPart[part] == nil { partNames.append(part) }
                 byPart[part, default: []].append(result)
             }
-            let parts = partNames.map { Row(label: "\(family.rawValue) \($0)", family: family, cases: byPart[$0] ?? []) }
-            return (Row(label: family.rawValue, family: family, cases: mine), parts)
+            let parts = partNames.map { Row(label: "\(family.rawValue) \($0)", cases: byPart[$0] ?? []) }
+            return (Row(label: family.rawValue, cases: mine), parts)
         }
     }
 
@@ -61,7 +60,7 @@ public enum Reports {
             lines.append(line(family.label, family.cells))
             for part in parts { lines.append(line("  " + part.label, part.cells)) }
         }
-        lines.append(line("all", Row(label: "all", family: .cbor, cases: report.cases).cells))
+        lines.append(line("all", Row(label: "all", cases: report.cases).cells))
         lines.append("(accInv: invalid inputs accepted — the dangerous kind of failure, counted within fail)")
 
         let problems = ordered(report.cases.filter { $0.grade == .fail || $0.grade == .error })
@@ -112,7 +111,7 @@ public enum Reports {
         let problems = ordered(report.cases.filter { $0.grade == .fail || $0.grade == .error })
         let cases = (problems + report.cases.filter { $0.grade == .pass } + report.cases.filter { $0.grade == .unsupported })
             .map(caseObject)
-        var totals = Row(label: "all", family: .cbor, cases: report.cases).counts
+        var totals = Row(label: "all", cases: report.cases).counts
         totals["graded"] = .int(Int64(report.graded))
         var root: [String: JSONValue] = [
             "schema": .string("trustsuite-report/1"),

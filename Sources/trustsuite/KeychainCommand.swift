@@ -64,7 +64,7 @@ struct KeychainSimulateCommand: ParsableCommand {
                 let context = entry.step["context"]?.stringValue.map { " [\($0)]" } ?? ""
                 let user = entry.step["user"]?.stringValue.map { " user=\($0)" } ?? ""
                 let status = entry.answer["status"]?.int64Value ?? 0
-                print("\(index + 1). \(op)\(context)\(user) → status \(status) (\(Self.statusName(status))), prompts \(prompts)\(verdict)")
+                print("\(index + 1). \(op)\(context)\(user) → status \(status) (\(OSStatusCode.name(of: status) ?? "status")), prompts \(prompts)\(verdict)")
             }
         }
         if json {
@@ -74,6 +74,4 @@ struct KeychainSimulateCommand: ParsableCommand {
         }
         if mismatches > 0 { throw ExitCode(1) }
     }
-
-    static func statusName(_ status: Int64) -> String { OSStatusCode.name(of: status) ?? "status" }
 }
