@@ -18,14 +18,7 @@ struct ListCommand: AsyncParsableCommand {
     var files = false
 
     func run() async throws {
-        let loaded: [VectorFile]
-        do {
-            loaded = try FixtureLocator.load(extra: fixtures, onlyGiven: only, families: [])
-        } catch let error as CLIError {
-            Console.fail(error.description)
-        } catch let error as VectorLoadError {
-            Console.fail("bad vector file \(error.description)")
-        }
+        let loaded = try FixtureLocator.load(extra: fixtures, onlyGiven: only, families: [])
         print("family                   files  vectors  valid  invalid  acceptable")
         for family in Family.allCases {
             let mine = loaded.filter { $0.family == family }

@@ -38,51 +38,45 @@ struct MatrixCommand: AsyncParsableCommand {
     var quiet = false
 
     func run() async throws {
-        do {
-            let outputs = [markdown, json, html].compactMap { $0 }
-            guard !outputs.isEmpty else { throw CLIError("say where to write the matrix: --markdown, --json and/or --html FILE") }
-            for path in outputs { try OutputFile.check(path) }
-            let implementations = try adapter.map(Self.parse)
-            var names: Set<String> = ["reference"]
-            for (name, _) in implementations where !names.insert(name).inserted {
-                throw CLIError("implementation name \"\(name)\" is used twice (\"reference\" is taken)")
-            }
-            let vectors = try selection.vectors()
-            guard !vectors.isEmpty else {
-                Console.note("nothing was tested: \(selection.emptyReason)")
-                throw ExitCode(1)
-            }
-            let started = ContinuousClock.now
-            var columns = [Matrix.Column(
-                name: "reference", command: nil,
-                report: await Runner(subject: ReferenceSubject()).run(vectors, progress: Progress(label: "reference: ", quiet: quiet).callback))]
-            for (name, command) in implementations {
-                let progress = Progress(label: "\(name): ", quiet: quiet)
-                let report: RunReport
-                do {
-                    let subject = try await adapterOptions.launch(command)
-                    report = await adapterOptions.run(subject, vectors, progress: progress, quiet: quiet)
-                } catch let error as CLIError {
-                    Console.note("\(name) could not be run; its column is all errors: \(error.description)")
-                    report = await Runner(subject: UnavailableSubject(name: name, reason: error.description)).run(vectors)
-                }
-                columns.append(Matrix.Column(name: name, command: command, report: report))
-            }
-            let matrix = Matrix(columns: columns)
-            let description = Self.commandLine()
-            if let markdown { try OutputFile.write(matrix.markdown(command: description), to: markdown) }
-            if let json { try OutputFile.write(matrix.json(command: description), to: json) }
-            if let html { try OutputFile.write(matrix.html(command: description), to: html) }
-            print(matrix.summaryMarkdown().joined(separator: "\n"))
-            let seconds = Runner.seconds(ContinuousClock.now - started)
-            print("\n\(matrix.rows.filter(\.disagreement).count) of \(matrix.rows.count) vectors with disagreements; "
-                  + "\(columns.count) implementations in \(String(format: "%.1f", seconds)) s")
-            throw ExitCode(columns[0].report.exitCode)
-        } catch let error as CLIError {
-            Console.fail(error.description)
-        } catch let error as VectorLoadError {
-            Console.fail("bad vector file \(error.description)")
+        let outputs = [markdown, json, html].compactMap { $0 }
+        guard !outputs.isEmpty else { throw CLIError("say where to write the matrix: --markdown, --json and/or --html FILE") }
+        for path in outputs { try OutputFile.check(path) }
+        let implementations = try adapter.map(Self.parse)
+        var names: Set<String> = ["reference"]
+        for (name, _) in implementations where !names.insert(name).inserted {
+            throw CLIError("implementation name \"\(name)\" is used twice (\"reference\" is taken)")
         }
+        let vectors = try selection.vectors()
+        guard !vectors.isEmpty else {
+            Console.note("nothing was tested: \(selection.emptyReason)")
+            throw ExitCode(1)
+        }
+        let started = ContinuousClock.now
+        var columns = [Matrix.Column(
+            name: "reference", command: nil,
+            report: await Runner(subject: ReferenceSubject()).run(vectors, progress: Progress(label: "reference: ", quiet: quiet).callback))]
+        for (name, command) in implementations {
+            let progress = Progress(label: "\(name): ", quiet: quiet)
+            let report: RunReport
+            do {
+                let subject = try await adapterOptions.launch(command)
+                report = await adapterOptions.run(subject, vectors, progress: progress, quiet: quiet)
+            } catch let error as CLIError {
+                Console.note("\(name) could not be run; its column is all errors: \(error.description)")
+                report = await Runner(subject: UnavailableSubject(name: name, reason: error.description)).run(vectors)
+            }
+            columns.append(Matrix.Column(name: name, command: command, report: report))
+        }
+        let matrix = Matrix(columns: columns)
+        let description = Self.commandLine()
+        if let markdown { try OutputFile.write(matrix.markdown(command: description), to: markdown) }
+        if let json { try OutputFile.write(matrix.json(command: description), to: json) }
+        if let html { try OutputFile.write(matrix.html(command: description), to: html) }
+        print(matrix.summaryMarkdown().joined(separator: "\n"))
+        let seconds = Runner.seconds(ContinuousClock.now - started)
+        print("\n\(matrix.rows.filter(\.disagreement).count) of \(matrix.rows.count) vectors with disagreements; "
+              + "\(columns.count) implementations in \(String(format: "%.1f", seconds)) s")
+        throw ExitCode(columns[0].report.exitCode)
     }
 
     /// `NAME=COMMAND`, split at the first `=`.

@@ -141,29 +141,23 @@ struct RunCommand: AsyncParsableCommand {
     var quiet = false
 
     func run() async throws {
-        do {
-            for path in [json, junit].compactMap({ $0 }) { try OutputFile.check(path) }
-            let vectors = try selection.vectors()
-            let progress = Progress(quiet: quiet)
-            let report: RunReport
-            if let adapter {
-                let subject = try await adapterOptions.launch(adapter)
-                report = await adapterOptions.run(subject, vectors, progress: progress, quiet: quiet)
-            } else {
-                report = await Runner(subject: ReferenceSubject()).run(vectors, progress: progress.callback)
-            }
-            if vectors.isEmpty {
-                Console.note("nothing was tested: \(selection.emptyReason)")
-            }
-            print(Reports.scorecard(report))
-            if let json { try OutputFile.write(Reports.json(report), to: json) }
-            if let junit { try OutputFile.write(Reports.junit(report), to: junit) }
-            throw ExitCode(report.exitCode)
-        } catch let error as CLIError {
-            Console.fail(error.description)
-        } catch let error as VectorLoadError {
-            Console.fail("bad vector file \(error.description)")
+        for path in [json, junit].compactMap({ $0 }) { try OutputFile.check(path) }
+        let vectors = try selection.vectors()
+        let progress = Progress(quiet: quiet)
+        let report: RunReport
+        if let adapter {
+            let subject = try await adapterOptions.launch(adapter)
+            report = await adapterOptions.run(subject, vectors, progress: progress, quiet: quiet)
+        } else {
+            report = await Runner(subject: ReferenceSubject()).run(vectors, progress: progress.callback)
         }
+        if vectors.isEmpty {
+            Console.note("nothing was tested: \(selection.emptyReason)")
+        }
+        print(Reports.scorecard(report))
+        if let json { try OutputFile.write(Reports.json(report), to: json) }
+        if let junit { try OutputFile.write(Reports.junit(report), to: junit) }
+        throw ExitCode(report.exitCode)
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConformanceKit
 import Foundation
 
 @main
@@ -28,6 +29,10 @@ struct TrustSuiteCommand: AsyncParsableCommand {
             }
         } catch let code as ExitCode {
             Foundation.exit(code.rawValue)
+        } catch let error as CLIError {
+            Console.fail(error.description)
+        } catch let error as VectorLoadError {
+            Console.fail("bad vector file \(error.description)")
         } catch {
             let status = exitCode(for: error)
             if status == .success {
