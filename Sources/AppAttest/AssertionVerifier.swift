@@ -9,7 +9,7 @@ public struct VerifiedAssertion: Sendable {
     public let authenticatorData: AuthenticatorData
     /// The CBOR map after the 37-byte header, if any (iOS 27 devices append
     /// `apple_*` entries).
-    public var extensions: CBORValue? { authenticatorData.extensions }
+    public var extensions: CBORItem? { authenticatorData.extensions }
 
     fileprivate init(authenticatorData: AuthenticatorData) {
         self.counter = authenticatorData.signCount
@@ -29,20 +29,20 @@ public struct Assertion: Sendable, Hashable {
         guard bytes.count <= Self.maxLength else {
             throw AppAttestError(.malformedAssertion, "assertion of \(bytes.count) bytes exceeds \(Self.maxLength)")
         }
-        let root: CBORValue
+        let root: CBORItem
         do {
             root = try CBORDecoder(mode: .ctap2).decode(bytes)
         } catch {
             throw AppAttestError(.malformedAssertion, "CBOR: \(error)")
         }
-        guard let entries = root.mapEntries, entries.count == 2,
-              let signatureValue = root["signature"], case .bytes(let signature) = signatureValue,
-              let dataValue = root["authenticatorData"], case .bytes(let authData) = dataValue else {
+        guard let entries = root.mapValue, entries.count == 2,
+              let signature = root["signature"]?.byteSlice,
+              let authData = root["authenticatorData"]?.byteSlice else {
             throw AppAttestError(.malformedAssertion,
                                  "assertion must be {\"signature\": bytes, \"authenticatorData\": bytes}")
         }
-        self.signature = signature
-        self.authenticatorData = try AuthenticatorData(bytes: authData, layout: .assertion)
+        self.signature = Array(signature)
+        self.authenticatorData = try AuthenticatorData(bytes: Array(authData), layout: .assertion)
     }
 }
 

@@ -20,23 +20,23 @@ public struct AttestationObject: Sendable, Hashable {
         guard bytes.count <= Self.maxLength else {
             throw Self.malformed("attestation object of \(bytes.count) bytes exceeds \(Self.maxLength)")
         }
-        let root: CBORValue
+        let root: CBORItem
         do {
             root = try CBORDecoder(mode: .ctap2).decode(bytes)
         } catch {
             throw Self.malformed("CBOR: \(error)")
         }
-        guard let entries = root.mapEntries else { throw Self.malformed("top level is not a map") }
+        guard let entries = root.mapValue else { throw Self.malformed("top level is not a map") }
         for entry in entries {
             guard let key = entry.key.textValue, ["fmt", "attStmt", "authData"].contains(key) else {
                 throw Self.malformed("unexpected key \(entry.key.diagnostic)")
             }
         }
         guard let format = root["fmt"]?.textValue else { throw Self.malformed("\"fmt\" missing or not text") }
-        guard let statement = root["attStmt"], statement.mapEntries != nil else {
+        guard let statement = root["attStmt"], statement.mapValue != nil else {
             throw Self.malformed("\"attStmt\" missing or not a map")
         }
-        guard let authData = root["authData"], case .bytes(let authBytes) = authData else {
+        guard let authData = root["authData"]?.byteSlice else {
             throw Self.malformed("\"authData\" missing or not a byte string")
         }
         self.format = format
@@ -47,15 +47,15 @@ public struct AttestationObject: Sendable, Hashable {
         guard let items = x5c.arrayValue else { throw Self.malformed("x5c is not an array") }
         var certificates: [[UInt8]] = []
         for item in items {
-            guard case .bytes(let der) = item else { throw Self.malformed("x5c holds a non-byte-string item") }
-            certificates.append(der)
+            guard let der = item.byteSlice else { throw Self.malformed("x5c holds a non-byte-string item") }
+            certificates.append(Array(der))
         }
-        guard let receiptValue = statement["receipt"], case .bytes(let receipt) = receiptValue else {
+        guard let receipt = statement["receipt"]?.byteSlice else {
             throw Self.malformed("attStmt \"receipt\" missing or not a byte string")
         }
         self.certificates = certificates
-        self.receipt = receipt
-        self.authenticatorData = try AuthenticatorData(bytes: authBytes)
+        self.receipt = Array(receipt)
+        self.authenticatorData = try AuthenticatorData(bytes: Array(authData))
     }
 
     static func malformed(_ reason: String) -> AppAttestError { AppAttestError(.malformedAttestationObject, reason) }

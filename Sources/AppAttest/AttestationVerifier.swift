@@ -49,7 +49,7 @@ public struct VerifiedAttestation: Sendable {
     public let credentialCertificate: Certificate
     public let authenticatorData: AuthenticatorData
     /// The trailing authenticator-data map, if any (iOS 27 sends one).
-    public var extensions: CBORValue? { authenticatorData.extensions }
+    public var extensions: CBORItem? { authenticatorData.extensions }
 
     fileprivate init(publicKey: [UInt8], receipt: [UInt8], receiptStatus: ReceiptStatus, authenticatorData: AuthenticatorData,
                      certificate: Certificate) {

@@ -39,7 +39,7 @@ public struct AuthenticatorData: Sendable, Hashable {
     public let credential: CredentialData?
     /// The trailing CBOR map after the credential key, if any (exposed
     /// whether or not ED is set: iOS 27 sends one with ED clear).
-    public let extensions: CBORValue?
+    public let extensions: CBORItem?
 
     /// Where the authenticator data comes from, which fixes what may follow
     /// the 37-byte header.
@@ -75,7 +75,7 @@ public struct AuthenticatorData: Sendable, Hashable {
             }
             let credentialId = Array(bytes[offset..<(offset + idLength)])
             offset += idLength
-            let key: CBORValue
+            let key: CBORItem
             let consumed: Int
             do {
                 (key, consumed) = try CBORDecoder(mode: .ctap2).decodeFirst(bytes[offset...])
@@ -91,7 +91,7 @@ public struct AuthenticatorData: Sendable, Hashable {
         if offset < bytes.count {
             do {
                 let map = try CBORDecoder(mode: .ctap2).decode(bytes[offset...])
-                guard map.mapEntries != nil else { throw Self.malformed("trailing data is not a CBOR map") }
+                guard map.mapValue != nil else { throw Self.malformed("trailing data is not a CBOR map") }
                 extensions = map
             } catch let error as AppAttestError {
                 throw error

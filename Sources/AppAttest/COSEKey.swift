@@ -18,8 +18,8 @@ public struct COSEKey: Sendable, Hashable {
     /// Labels and values required by RFC 9053 for EC2 P-256 ES256.
     static let keyType: Int64 = 2, algorithm: Int64 = -7, curve: Int64 = 1
 
-    public init(cbor value: CBORValue) throws(AppAttestError) {
-        guard let entries = value.mapEntries else {
+    public init(cbor value: CBORItem) throws(AppAttestError) {
+        guard let entries = value.mapValue else {
             throw Self.malformed("credential public key is not a CBOR map")
         }
         var x: [UInt8]? = nil, y: [UInt8]? = nil
@@ -54,15 +54,15 @@ public struct COSEKey: Sendable, Hashable {
 
     static func malformed(_ reason: String) -> AppAttestError { AppAttestError(.malformedCredentialPublicKey, reason) }
 
-    static func expect(_ value: CBORValue, _ wanted: Int64, _ reason: String) throws(AppAttestError) {
+    static func expect(_ value: CBORItem, _ wanted: Int64, _ reason: String) throws(AppAttestError) {
         guard let number = try? value.int64Value(), number == wanted else { throw malformed(reason) }
     }
 
-    static func coordinate(_ value: CBORValue, _ name: String) throws(AppAttestError) -> [UInt8] {
-        guard case .bytes(let bytes) = value else {
+    static func coordinate(_ value: CBORItem, _ name: String) throws(AppAttestError) -> [UInt8] {
+        guard let bytes = value.byteSlice else {
             throw malformed("\(name) must be a byte string (compressed points are not accepted)")
         }
         guard bytes.count == 32 else { throw malformed("\(name) must be exactly 32 bytes, found \(bytes.count)") }
-        return bytes
+        return Array(bytes)
     }
 }

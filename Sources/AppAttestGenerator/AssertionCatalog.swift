@@ -218,7 +218,7 @@ extension AppAttestVectors {
             },
             AssertionCase("parse::unsorted", "authenticatorData before signature (not canonical)", .malformedAssertion, flags: [T]) {
                 $0.bytes = { bytes in
-                    guard let value = try? CBORDecoder(mode: .ctap2).decode(bytes), case .map(let entries, _) = value else { return bytes }
+                    guard let entries = try? CBORDecoder(mode: .ctap2).decode(bytes).mapValue else { return bytes }
                     return [0xA2] + entries.reversed().flatMap { CBOREncoder.canonical($0.key) + CBOREncoder.canonical($0.value) }
                 }
             },

@@ -140,7 +140,7 @@ extension AppAttestVectors {
             AttestationCase("parse::unsorted-keys", "top-level keys in non-canonical order (authData first)", .malformedAttestationObject, flags: [T]) {
                 $0.bytes = { bytes in
                     // Re-encode with authData before fmt: not CTAP2 canonical.
-                    guard let value = try? CBORDecoder(mode: .ctap2).decode(bytes), case .map(let entries, _) = value else { return bytes }
+                    guard let entries = try? CBORDecoder(mode: .ctap2).decode(bytes).mapValue else { return bytes }
                     var out: [UInt8] = [0xA3]
                     for entry in entries.reversed() {
                         out += CBOREncoder.canonical(entry.key) + CBOREncoder.canonical(entry.value)

@@ -29,15 +29,20 @@ public enum FuzzTargets {
     /// Decodes `bytes` in all three modes and checks:
     /// - an error's offset lies within the input;
     /// - the modes nest: ctap2 ⊂ deterministic ⊂ wellFormed, with equal values;
+    /// - an accepted item spans the whole input;
     /// - a value accepted in deterministic mode re-encodes to the input bytes;
     /// - the canonical encoding of a wellFormed value decodes in deterministic
     ///   mode and re-encodes to itself (decode→encode→decode idempotence).
     public static func cbor(_ bytes: [UInt8]) -> [String] {
         var problems: [String] = []
-        var values: [CBORMode: CBORValue] = [:]
+        var values: [CBORMode: CBORItem] = [:]
         for mode in CBORMode.allCases {
             do {
-                values[mode] = try CBORDecoder(mode: mode).decode(bytes)
+                let item = try CBORDecoder(mode: mode).decode(bytes)
+                if item.encodedRange != 0..<bytes.count {
+                    problems.append("\(mode.rawValue): item spans \(item.encodedRange), input is \(bytes.count) bytes")
+                }
+                values[mode] = item
             } catch {
                 if error.offset < 0 || error.offset > bytes.count {
                     problems.append("\(mode.rawValue): offset \(error.offset) outside 0...\(bytes.count)")
@@ -45,7 +50,7 @@ public enum FuzzTargets {
             }
         }
         // Values are compared by canonical encoding: NaN != NaN under ==.
-        let canonical = values.mapValues(CBOREncoder.canonical)
+        let canonical = values.mapValues { CBOREncoder.canonical($0) }
         if let strict = canonical[.ctap2], canonical[.deterministic] != strict {
             problems.append("ctap2 accepted what deterministic rejected or read differently")
         }

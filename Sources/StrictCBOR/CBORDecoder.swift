@@ -1,9 +1,13 @@
 /// Strict, bounded, non-recursive CBOR decoder (spec/cbor.md).
 ///
-/// The decoder walks the input once with an explicit stack of open
+/// Decoding is two layers, as swift-asn1 parses DER: one structural pass over
+/// the input enforces every rule of the mode and records a flat tape (see
+/// `TapeEntry`), and the result is a ``CBORItem``, a view that reads values
+/// from the input on demand. The pass keeps an explicit stack of open
 /// containers, so hostile nesting costs heap, not call stack, and is cut off
 /// at ``CBORLimits/maxDepth``. Every declared length or count is compared with
-/// the bytes that remain before anything is allocated from it.
+/// the bytes that remain before anything is allocated from it, and nothing
+/// is allocated per leaf item.
 public struct CBORDecoder: Sendable {
     public var mode: CBORMode
     public var limits: CBORLimits
@@ -16,35 +20,38 @@ public struct CBORDecoder: Sendable {
     /// Decodes the first data item of `bytes` and reports how many bytes it
     /// took; bytes after it are left to the caller (authenticator data carries
     /// a COSE key followed by extensions).
-    public func decodeFirst(_ bytes: [UInt8]) throws(CBORError) -> (value: CBORValue, consumed: Int) {
+    public func decodeFirst(_ bytes: [UInt8]) throws(CBORError) -> (value: CBORItem, consumed: Int) {
         try decodeFirst(bytes[...])
     }
 
     /// ``decodeFirst(_:)-([UInt8])`` over a slice; offsets are relative to the slice start.
-    public func decodeFirst(_ bytes: ArraySlice<UInt8>) throws(CBORError) -> (value: CBORValue, consumed: Int) {
-        guard bytes.count <= limits.maxInputLength else {
-            throw CBORError(.lengthLimitExceeded, at: limits.maxInputLength,
-                            "input of \(bytes.count) bytes exceeds the limit of \(limits.maxInputLength)")
+    public func decodeFirst(_ bytes: ArraySlice<UInt8>) throws(CBORError) -> (value: CBORItem, consumed: Int) {
+        let limit = min(limits.maxInputLength, CBORLimits.hardMaxInputLength)
+        guard bytes.count <= limit else {
+            throw CBORError(.lengthLimitExceeded, at: limit,
+                            "input of \(bytes.count) bytes exceeds the limit of \(limit)")
         }
-        let result: Result<(CBORValue, Int), CBORError> = bytes.withUnsafeBufferPointer { buffer in
-            var pass = DecodingPass(buffer: buffer, mode: mode, limits: limits)
+        let result: Result<(tape: [TapeEntry], consumed: Int), CBORError> = bytes.withUnsafeBufferPointer { buffer in
+            var pass = StructuralPass(buffer: buffer, mode: mode, limits: limits)
             do throws(CBORError) {
-                let value = try pass.run()
-                return .success((value, pass.position))
+                try pass.run()
+                return .success((pass.tape, pass.position))
             } catch {
                 return .failure(error)
             }
         }
-        return try result.get()
+        let (tape, consumed) = try result.get()
+        let storage = CBORStorage(bytes: bytes[..<(bytes.startIndex + consumed)], tape: tape)
+        return (CBORItem(storage: storage, offset: 0, entry: 0), consumed)
     }
 
     /// Decodes exactly one data item; anything after it is `trailingBytes`.
-    public func decode(_ bytes: [UInt8]) throws(CBORError) -> CBORValue {
+    public func decode(_ bytes: [UInt8]) throws(CBORError) -> CBORItem {
         try decode(bytes[...])
     }
 
     /// ``decode(_:)-([UInt8])`` over a slice.
-    public func decode(_ bytes: ArraySlice<UInt8>) throws(CBORError) -> CBORValue {
+    public func decode(_ bytes: ArraySlice<UInt8>) throws(CBORError) -> CBORItem {
         let (value, consumed) = try decodeFirst(bytes)
         guard consumed == bytes.count else {
             throw CBORError(.trailingBytes, at: consumed,
@@ -54,94 +61,109 @@ public struct CBORDecoder: Sendable {
     }
 }
 
-/// One open array, map or tag on the decoder's explicit stack.
-private struct Frame {
-    enum Kind { case array, map, tag(UInt64) }
+/// One open array, map or tag during the structural pass.
+private struct OpenItem {
+    enum Kind: UInt8 { case root, array, map, tag }
 
     var kind: Kind
     var indefinite: Bool
-    /// Items still expected (a map counts keys and values separately).
-    var remaining: Int
-    /// Array items, or alternating keys and values of a map.
-    var items: [CBORValue] = []
-    /// Offset where the current child item began (map keys need it).
-    var childStart = 0
-    /// Encoded bytes of the previous key (deterministic modes).
-    var previousKey: Range<Int>? = nil
-    /// Canonical encodings of the keys seen so far (wellFormed mode).
-    var seenKeys: Set<[UInt8]> = []
+    /// Offset of the item's head.
+    var start: Int
+    /// Its tape entry.
+    var entry: Int
+    /// Children expected (a map counts keys and values); unused when indefinite.
+    var expected: Int
+    /// Children finished so far (a map counts keys and values).
+    var seen = 0
+    /// Encoded bytes of the previous key (deterministic modes); empty when none.
+    var previousKey: Range<Int> = 0..<0
+    /// Index into `StructuralPass.keySets` (wellFormed maps), else -1.
+    var keySet = -1
 
-    var isMap: Bool { if case .map = kind { return true } else { return false } }
+    var expectsKey: Bool { kind == .map && seen & 1 == 0 }
 }
 
-/// The state of one decoding run over a buffer.
-private struct DecodingPass {
+/// The structural pass over one buffer: validates and builds the tape.
+private struct StructuralPass {
     let buffer: UnsafeBufferPointer<UInt8>
     let mode: CBORMode
     let limits: CBORLimits
+    let deterministic: Bool
     var position = 0
-    var stack: [Frame] = []
+    var tape: [TapeEntry] = []
+    /// The innermost open item; `.root` until the first container opens.
+    var top: OpenItem
+    /// The open items around `top`.
+    var parents: [OpenItem] = []
+    /// Canonical encodings of the keys seen in each open wellFormed map.
+    var keySets: [Set<[UInt8]>] = []
 
     init(buffer: UnsafeBufferPointer<UInt8>, mode: CBORMode, limits: CBORLimits) {
         self.buffer = buffer
         self.mode = mode
         self.limits = limits
+        self.deterministic = mode.isDeterministic
+        self.top = OpenItem(kind: .root, indefinite: false, start: 0, entry: -1, expected: 1)
     }
 
     var remaining: Int { buffer.count - position }
 
-    mutating func run() throws(CBORError) -> CBORValue {
+    mutating func run() throws(CBORError) {
         while true {
-            if !stack.isEmpty { stack[stack.count - 1].childStart = position }
-            if let value = try readItem(), let done = try complete(value) {
-                return done
+            let start = position
+            guard position < buffer.count else {
+                throw CBORError(.truncated, at: start, "input ends where a data item should start")
             }
+            let initial = buffer[position]
+            // Fast path: an integer whose value is in the initial byte.
+            if initial < 0x38 && initial & 0x1F < 24 {
+                position += 1
+                if try finish(itemAt: start) { return }
+                continue
+            }
+            if initial == 0xFF {
+                if try closeIndefinite(at: start) { return }
+                continue
+            }
+            if try readItem(initial: initial, start: start), try finish(itemAt: start) { return }
         }
     }
 
-    /// Reads one head; returns a finished value, or nil when it opened a
-    /// container (or closed nothing yet).
-    mutating func readItem() throws(CBORError) -> CBORValue? {
-        let start = position
-        guard remaining > 0 else {
-            throw CBORError(.truncated, at: start, "input ends where a data item should start")
-        }
-        let initial = buffer[position]
+    /// Reads one item that does not start with a break; returns true when it
+    /// is finished (a leaf), false when it opened a container or tag.
+    mutating func readItem(initial: UInt8, start: Int) throws(CBORError) -> Bool {
         position += 1
         let major = initial >> 5
         let info = initial & 0x1F
-
-        if initial == 0xFF { return try closeIndefinite(at: start) }
         // Well-formedness of the initial byte (info 28–31) comes first, then
         // the mode's ban on tags, then the argument's shortest form.
         if major == 6 && info < 28 && mode == .ctap2 {
             throw CBORError(.tagNotAllowed, at: start, "tags are not allowed in ctap2 mode")
         }
-
         let argument = try readArgument(info: info, major: major, start: start)
 
         switch major {
-        case 0:
-            guard let n = argument else { throw notIndefinite(major, at: start) }
-            return .unsigned(n)
-        case 1:
-            guard let n = argument else { throw notIndefinite(major, at: start) }
-            return .negative(n)
-        case 2:
-            guard let n = argument else { return .indefiniteBytes(try readChunks(major: 2, start: start).bytes) }
-            return .bytes(Array(try readPayload(length: n, start: start)))
-        case 3:
-            guard let n = argument else { return .indefiniteText(try readChunks(major: 3, start: start).texts) }
-            return .text(try utf8(try readPayload(length: n, start: start), at: start))
+        case 0, 1:
+            guard argument != nil else { throw notIndefinite(major, at: start) }
+            return true
+        case 2, 3:
+            guard let length = argument else {
+                try readChunks(major: major, start: start)
+                return true
+            }
+            let payload = try readPayload(length: length, start: start)
+            if major == 3 { try checkUTF8(payload, at: start) }
+            return true
         case 4, 5:
             return try openContainer(map: major == 5, count: argument, start: start)
         case 6:
-            guard let n = argument else { throw notIndefinite(major, at: start) }
+            guard argument != nil else { throw notIndefinite(major, at: start) }
             try checkDepth(at: start)
-            stack.append(Frame(kind: .tag(n), indefinite: false, remaining: 1))
-            return nil
+            open(OpenItem(kind: .tag, indefinite: false, start: start, entry: tape.count, expected: 1), count: 1)
+            return false
         default:
-            return try simpleOrFloat(info: info, argument: argument ?? 0, start: start)
+            try checkSimpleOrFloat(info: info, argument: argument ?? 0, start: start)
+            return true
         }
     }
 
@@ -158,7 +180,7 @@ private struct DecodingPass {
             throw CBORError(.reservedAdditionalInfo, at: start,
                             "additional information \(info) is reserved (major type \(major))")
         default:
-            if mode.isDeterministic && (major == 2 || major == 3 || major == 4 || major == 5) {
+            if deterministic && (major == 2 || major == 3 || major == 4 || major == 5) {
                 throw CBORError(.indefiniteLengthNotAllowed, at: start,
                                 "indefinite length in \(mode.rawValue) mode")
             }
@@ -170,8 +192,9 @@ private struct DecodingPass {
         var value: UInt64 = 0
         for i in 0..<width { value = (value << 8) | UInt64(buffer[position + i]) }
         position += width
-        // Floats (major 7, info 25–27) are checked for shortest form separately.
-        if mode.isDeterministic && !(major == 7 && info >= 25) {
+        // Floats (major 7, info 25–27) are checked for shortest form separately,
+        // and major 7 info 24 carries a simple value, whose own rule applies.
+        if deterministic && major != 7 {
             let minimal: Bool
             switch width {
             case 1: minimal = value >= 24
@@ -179,8 +202,7 @@ private struct DecodingPass {
             case 4: minimal = value > 0xFFFF
             default: minimal = value > 0xFFFF_FFFF
             }
-            // Major 7 info 24 carries a simple value, whose own rule applies.
-            if !minimal && !(major == 7) {
+            if !minimal {
                 throw CBORError(.nonMinimalEncoding, at: start,
                                 "argument \(value) encoded in \(width) byte(s) in \(mode.rawValue) mode")
             }
@@ -193,7 +215,7 @@ private struct DecodingPass {
                   "major type \(major) cannot have indefinite length (additional information 31)")
     }
 
-    /// Reads `length` payload bytes, checking the length against what remains first.
+    /// Skips `length` payload bytes, checking the length against what remains first.
     mutating func readPayload(length: UInt64, start: Int) throws(CBORError) -> UnsafeBufferPointer<UInt8> {
         guard length <= UInt64(remaining) else {
             throw CBORError(.truncated, at: start, "string declares \(length) bytes, \(remaining) left")
@@ -204,17 +226,22 @@ private struct DecodingPass {
         return slice
     }
 
-    func utf8(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) throws(CBORError) -> String {
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw CBORError(.invalidUTF8, at: start, "text string is not valid UTF-8")
+    func checkUTF8(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) throws(CBORError) {
+        // ASCII needs no decoding; anything else goes through the standard validator.
+        for byte in bytes where byte >= 0x80 {
+            guard String(validating: bytes, as: UTF8.self) != nil else {
+                throw CBORError(.invalidUTF8, at: start, "text string is not valid UTF-8")
+            }
+            return
         }
-        return text
     }
 
-    /// Reads the chunks of an indefinite-length string up to its break.
-    mutating func readChunks(major: UInt8, start: Int) throws(CBORError) -> (bytes: [[UInt8]], texts: [String]) {
-        var bytes: [[UInt8]] = []
-        var texts: [String] = []
+    /// Reads the chunks of an indefinite-length string up to its break and
+    /// records the string on the tape.
+    mutating func readChunks(major: UInt8, start: Int) throws(CBORError) {
+        let entry = tape.count
+        tape.append(TapeEntry(end: 0, next: 0, count: 0))
+        var chunks: UInt32 = 0
         while true {
             let chunkStart = position
             guard remaining > 0 else {
@@ -223,7 +250,9 @@ private struct DecodingPass {
             let initial = buffer[position]
             if initial == 0xFF {
                 position += 1
-                return (bytes, texts)
+                tape[entry] = TapeEntry(end: UInt32(truncatingIfNeeded: position),
+                                        next: UInt32(truncatingIfNeeded: tape.count), count: chunks)
+                return
             }
             guard initial >> 5 == major, initial & 0x1F != 31 else {
                 throw CBORError(.invalidIndefiniteChunk, at: chunkStart,
@@ -234,26 +263,36 @@ private struct DecodingPass {
                 throw CBORError(.invalidIndefiniteChunk, at: chunkStart, "nested indefinite-length chunk")
             }
             let payload = try readPayload(length: length, start: chunkStart)
-            if major == 2 {
-                bytes.append(Array(payload))
-            } else {
-                texts.append(try utf8(payload, at: chunkStart))
-            }
+            if major == 3 { try checkUTF8(payload, at: chunkStart) }
+            chunks += 1
         }
     }
 
-    mutating func checkDepth(at start: Int) throws(CBORError) {
-        guard stack.count < limits.maxDepth else {
+    /// Open arrays, maps and tags (the root sentinel is not one).
+    var depth: Int { parents.count }
+
+    func checkDepth(at start: Int) throws(CBORError) {
+        guard depth < limits.maxDepth else {
             throw CBORError(.depthLimitExceeded, at: start,
                             "nesting deeper than \(limits.maxDepth) in \(mode.rawValue) mode")
         }
     }
 
-    mutating func openContainer(map: Bool, count: UInt64?, start: Int) throws(CBORError) -> CBORValue? {
+    /// Pushes `item` and its tape entry.
+    mutating func open(_ item: OpenItem, count: UInt32) {
+        tape.append(TapeEntry(end: 0, next: 0, count: count))
+        parents.append(top)
+        top = item
+    }
+
+    /// Opens an array or map; returns true when it is empty (a leaf, already finished).
+    mutating func openContainer(map: Bool, count: UInt64?, start: Int) throws(CBORError) -> Bool {
         try checkDepth(at: start)
         guard let count else {
-            stack.append(Frame(kind: map ? .map : .array, indefinite: true, remaining: 0))
-            return nil
+            var item = OpenItem(kind: map ? .map : .array, indefinite: true, start: start, entry: tape.count, expected: 0)
+            if map && !deterministic { item.keySet = newKeySet() }
+            open(item, count: 0)
+            return false
         }
         let noun = map ? "map declares \(count) pairs" : "array declares \(count) items"
         guard count <= UInt64(limits.maxContainerCount) else {
@@ -264,121 +303,116 @@ private struct DecodingPass {
         guard count <= UInt64(capacity) else {
             throw CBORError(.truncated, at: start, "\(noun), only \(remaining) byte(s) left")
         }
-        if count == 0 { return map ? .map([], indefinite: false) : .array([], indefinite: false) }
-        let items = Int(count) * (map ? 2 : 1)
-        var frame = Frame(kind: map ? .map : .array, indefinite: false, remaining: items)
-        frame.items.reserveCapacity(items)
-        stack.append(frame)
-        return nil
+        if count == 0 { return true }
+        var item = OpenItem(kind: map ? .map : .array, indefinite: false, start: start, entry: tape.count,
+                            expected: Int(count) * (map ? 2 : 1))
+        if map && !deterministic { item.keySet = newKeySet() }
+        open(item, count: UInt32(count))
+        return false
     }
 
-    mutating func closeIndefinite(at start: Int) throws(CBORError) -> CBORValue? {
-        guard let top = stack.last, top.indefinite else {
+    mutating func newKeySet() -> Int {
+        keySets.append([])
+        return keySets.count - 1
+    }
+
+    /// Closes the innermost open item at `position` and returns its start.
+    mutating func close() -> Int {
+        let closed = top
+        let count = closed.kind == .map ? closed.seen / 2 : closed.seen
+        tape[closed.entry] = TapeEntry(end: UInt32(truncatingIfNeeded: position),
+                                       next: UInt32(truncatingIfNeeded: tape.count),
+                                       count: UInt32(truncatingIfNeeded: count))
+        if closed.keySet >= 0 { keySets.removeLast() }
+        top = parents.removeLast()
+        return closed.start
+    }
+
+    mutating func closeIndefinite(at start: Int) throws(CBORError) -> Bool {
+        guard top.kind != .root, top.indefinite else {
             throw CBORError(.unexpectedBreak, at: start, "break outside an indefinite-length array or map")
         }
-        if top.isMap && top.items.count % 2 == 1 {
+        if top.kind == .map && top.seen & 1 == 1 {
             throw CBORError(.unexpectedBreak, at: start, "break where a map value is expected")
         }
-        stack.removeLast()
-        return Self.finish(top)
+        position += 1
+        return try finish(itemAt: close())
     }
 
-    static func finish(_ frame: Frame) -> CBORValue {
-        switch frame.kind {
-        case .array:
-            return .array(frame.items, indefinite: frame.indefinite)
-        case .map:
-            var entries: [CBORMapEntry] = []
-            entries.reserveCapacity(frame.items.count / 2)
-            var i = 0
-            while i + 1 < frame.items.count {
-                entries.append(CBORMapEntry(frame.items[i], frame.items[i + 1]))
-                i += 2
-            }
-            return .map(entries, indefinite: frame.indefinite)
-        case .tag(let n):
-            return .tag(n, frame.items.first ?? .null)
-        }
-    }
-
-    func simpleOrFloat(info: UInt8, argument: UInt64, start: Int) throws(CBORError) -> CBORValue {
+    func checkSimpleOrFloat(info: UInt8, argument: UInt64, start: Int) throws(CBORError) {
         switch info {
-        case 20: return .bool(false)
-        case 21: return .bool(true)
-        case 22: return .null
-        case 23: return .undefined
         case 24:
             guard argument >= 32 else {
                 throw CBORError(.invalidSimpleValue, at: start,
                                 "simple value \(argument) must use the one-byte form (RFC 8949 §3.3)")
             }
-            return .simple(UInt8(truncatingIfNeeded: argument))
-        case 25:
-            return .float(CBORFloat.double(fromHalf: UInt16(truncatingIfNeeded: argument)))
-        case 26:
-            let value = CBORFloat.double(fromSingle: UInt32(truncatingIfNeeded: argument))
-            if mode.isDeterministic && CBORFloat.exactHalf(value) != nil {
+        case 26 where deterministic:
+            if CBORFloat.exactHalf(CBORFloat.double(fromSingle: UInt32(truncatingIfNeeded: argument))) != nil {
                 throw CBORError(.nonMinimalEncoding, at: start, "single-precision float fits in half precision")
             }
-            return .float(value)
-        case 27:
+        case 27 where deterministic:
             let value = Double(bitPattern: argument)
-            if mode.isDeterministic && (CBORFloat.exactHalf(value) != nil || CBORFloat.exactSingle(value) != nil) {
+            if CBORFloat.exactHalf(value) != nil || CBORFloat.exactSingle(value) != nil {
                 throw CBORError(.nonMinimalEncoding, at: start, "double-precision float fits in a shorter form")
             }
-            return .float(value)
         default:
-            return .simple(info)
+            break
         }
     }
 
-    /// Hands a finished value to the open containers, closing every one that
-    /// becomes complete; returns the top-level value once the stack is empty.
-    mutating func complete(_ finished: CBORValue) throws(CBORError) -> CBORValue? {
-        var value = finished
+    /// Hands the item that started at `start` and ends at `position` to the
+    /// open items, closing every one it completes; true once the top-level
+    /// item is finished.
+    mutating func finish(itemAt start: Int) throws(CBORError) -> Bool {
+        var itemStart = start
         while true {
-            guard !stack.isEmpty else { return value }
-            let top = stack.count - 1
-            if stack[top].isMap && stack[top].items.count % 2 == 0 {
-                try checkKey(value, frame: top)
+            switch top.kind {
+            case .root:
+                return true
+            case .map where top.seen & 1 == 0:
+                try checkKey(itemStart..<position)
+            default:
+                break
             }
-            stack[top].items.append(value)
-            if case .tag = stack[top].kind {
-                value = Self.finish(stack.removeLast())
-                continue
-            }
-            if stack[top].indefinite { return nil }
-            stack[top].remaining -= 1
-            guard stack[top].remaining == 0 else { return nil }
-            value = Self.finish(stack.removeLast())
+            top.seen += 1
+            guard top.kind == .tag || (!top.indefinite && top.seen == top.expected) else { return false }
+            itemStart = close()
         }
     }
 
-    mutating func checkKey(_ key: CBORValue, frame index: Int) throws(CBORError) {
-        let keyStart = stack[index].childStart
-        let keyRange = keyStart..<position
-        if mode == .ctap2 && key.majorType > 3 {
-            throw CBORError(.invalidMapKeyType, at: keyStart,
-                            "ctap2 map keys must be integers or strings, found major type \(key.majorType)")
+    mutating func checkKey(_ key: Range<Int>) throws(CBORError) {
+        let initial = buffer[key.lowerBound]
+        if mode == .ctap2 && initial >> 5 > 3 {
+            throw CBORError(.invalidMapKeyType, at: key.lowerBound,
+                            "ctap2 map keys must be integers or strings, found major type \(initial >> 5)")
         }
-        if mode.isDeterministic {
-            if let previous = stack[index].previousKey {
-                let order = compareBytes(previous, keyRange)
+        if deterministic {
+            if !top.previousKey.isEmpty {
+                let order = compareBytes(top.previousKey, key)
                 if order == 0 {
-                    throw CBORError(.duplicateMapKey, at: keyStart, "map key repeated")
+                    throw CBORError(.duplicateMapKey, at: key.lowerBound, "map key repeated")
                 }
                 if order > 0 {
-                    throw CBORError(.unsortedMapKeys, at: keyStart,
+                    throw CBORError(.unsortedMapKeys, at: key.lowerBound,
                                     "map key sorts before the previous key (bytewise order, RFC 8949 §4.2.1)")
                 }
             }
-            stack[index].previousKey = keyRange
+            top.previousKey = key
         } else {
-            let canonical = CBOREncoder.canonical(key)
-            guard stack[index].seenKeys.insert(canonical).inserted else {
-                throw CBORError(.duplicateMapKey, at: keyStart, "map key repeated (RFC 8949 §5.6)")
+            let canonical = canonicalKey(key)
+            guard keySets[top.keySet].insert(canonical).inserted else {
+                throw CBORError(.duplicateMapKey, at: key.lowerBound, "map key repeated (RFC 8949 §5.6)")
             }
         }
+    }
+
+    /// The canonical encoding of the well-formed key at `range` (wellFormed
+    /// mode, where `1` and `18 01` are the same key).
+    func canonicalKey(_ range: Range<Int>) -> [UInt8] {
+        let bytes = Array(UnsafeBufferPointer(rebasing: buffer[range]))
+        // The key was accepted by this pass; decoding it again cannot fail.
+        guard let key = try? CBORDecoder(mode: .wellFormed, limits: limits).decode(bytes) else { return bytes }
+        return CBOREncoder.canonical(key)
     }
 
     /// Bytewise lexicographic comparison of two ranges of the input.

@@ -1,11 +1,15 @@
 /// RFC 8949 §8 diagnostic notation.
 extension CBORValue: CustomStringConvertible {
     /// The value in RFC 8949 §8 diagnostic notation, e.g. `{1: [_ h'01', "a"]}`.
-    public var diagnostic: String {
-        var out = ""
-        CBORDiagnostic.write(self, to: &out)
-        return out
-    }
+    public var diagnostic: String { CBORDiagnostic.string(self) }
+
+    public var description: String { diagnostic }
+}
+
+extension CBORItem: CustomStringConvertible {
+    /// The item in RFC 8949 §8 diagnostic notation, indefinite lengths and
+    /// map order as sent.
+    public var diagnostic: String { CBORDiagnostic.string(self) }
 
     public var description: String { diagnostic }
 }
@@ -13,21 +17,27 @@ extension CBORValue: CustomStringConvertible {
 enum CBORDiagnostic {
     static let hexDigits = Array("0123456789abcdef")
 
-    static func write(_ value: CBORValue, to out: inout String) {
-        switch value {
+    static func string<T: CBORNodeConvertible>(_ value: T) -> String {
+        var out = ""
+        write(value, to: &out)
+        return out
+    }
+
+    static func write<T: CBORNodeConvertible>(_ value: T, to out: inout String) {
+        switch value.node {
         case .unsigned(let n):
             out += String(n)
         case .negative(let n):
             // -1 - n; n + 1 would overflow for n == UInt64.max.
             out += n == UInt64.max ? "-18446744073709551616" : "-" + String(n + 1)
-        case .bytes(let b):
-            writeBytes(b, to: &out)
-        case .text(let s):
-            writeText(s, to: &out)
-        case .indefiniteBytes(let chunks):
+        case .bytes(let chunks, false):
+            writeBytes(chunks.first ?? [], to: &out)
+        case .text(let chunks, false):
+            writeText(chunks.first ?? "", to: &out)
+        case .bytes(let chunks, true):
             if chunks.isEmpty { out += "''_"; return }
             writeSequence(chunks, open: "(_ ", close: ")", to: &out) { writeBytes($0, to: &$1) }
-        case .indefiniteText(let chunks):
+        case .text(let chunks, true):
             if chunks.isEmpty { out += "\"\"_"; return }
             writeSequence(chunks, open: "(_ ", close: ")", to: &out) { writeText($0, to: &$1) }
         case .array(let items, let indefinite):
@@ -42,11 +52,13 @@ enum CBORDiagnostic {
             out += String(n) + "("
             write(content, to: &out)
             out += ")"
-        case .bool(let b):
-            out += b ? "true" : "false"
-        case .null:
+        case .simple(20):
+            out += "false"
+        case .simple(21):
+            out += "true"
+        case .simple(22):
             out += "null"
-        case .undefined:
+        case .simple(23):
             out += "undefined"
         case .simple(let n):
             out += "simple(\(n))"
@@ -67,7 +79,7 @@ enum CBORDiagnostic {
         out += close
     }
 
-    static func writeBytes(_ bytes: [UInt8], to out: inout String) {
+    static func writeBytes(_ bytes: ArraySlice<UInt8>, to out: inout String) {
         out += "h'"
         for byte in bytes {
             out.append(hexDigits[Int(byte >> 4)])

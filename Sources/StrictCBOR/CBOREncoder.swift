@@ -13,43 +13,52 @@ public enum CBOREncoder {
         return out
     }
 
+    /// The canonical encoding of a decoded item (its bytes as sent when they
+    /// already are canonical).
+    public static func canonical(_ item: CBORItem) -> [UInt8] {
+        var out: [UInt8] = []
+        append(item, to: &out)
+        return out
+    }
+
     /// Appends the canonical encoding of `value` to `out`.
     public static func append(_ value: CBORValue, to out: inout [UInt8]) {
-        switch value {
+        appendNode(value, to: &out)
+    }
+
+    /// Appends the canonical encoding of a decoded item to `out`.
+    public static func append(_ item: CBORItem, to out: inout [UInt8]) {
+        appendNode(item, to: &out)
+    }
+
+    static func appendNode<T: CBORNodeConvertible>(_ value: T, to out: inout [UInt8]) {
+        switch value.node {
         case .unsigned(let n):
             appendHead(major: 0, n, to: &out)
         case .negative(let n):
             appendHead(major: 1, n, to: &out)
-        case .bytes(let b):
-            appendHead(major: 2, UInt64(b.count), to: &out)
-            out.append(contentsOf: b)
-        case .indefiniteBytes(let chunks):
-            let joined = chunks.flatMap { $0 }
-            appendHead(major: 2, UInt64(joined.count), to: &out)
-            out.append(contentsOf: joined)
-        case .text(let s):
-            appendText(s, to: &out)
-        case .indefiniteText(let chunks):
-            appendText(chunks.joined(), to: &out)
+        case .bytes(let chunks, _):
+            appendHead(major: 2, UInt64(chunks.reduce(0) { $0 + $1.count }), to: &out)
+            for chunk in chunks { out.append(contentsOf: chunk) }
+        case .text(let chunks, _):
+            appendText(chunks.count == 1 ? chunks[0] : chunks.joined(), to: &out)
         case .array(let items, _):
             appendHead(major: 4, UInt64(items.count), to: &out)
-            for item in items { append(item, to: &out) }
+            for item in items { appendNode(item, to: &out) }
         case .map(let entries, _):
             appendHead(major: 5, UInt64(entries.count), to: &out)
-            let encoded = entries.map { (key: canonical($0.key), value: $0.value) }
+            let encoded = entries.map { entry -> (key: [UInt8], value: T) in
+                var key: [UInt8] = []
+                appendNode(entry.key, to: &key)
+                return (key, entry.value)
+            }
             for entry in encoded.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
                 out.append(contentsOf: entry.key)
-                append(entry.value, to: &out)
+                appendNode(entry.value, to: &out)
             }
         case .tag(let n, let content):
             appendHead(major: 6, n, to: &out)
-            append(content, to: &out)
-        case .bool(let b):
-            out.append(b ? 0xF5 : 0xF4)
-        case .null:
-            out.append(0xF6)
-        case .undefined:
-            out.append(0xF7)
+            appendNode(content, to: &out)
         case .simple(let n):
             if n < 24 {
                 out.append(0xE0 | n)

@@ -32,6 +32,8 @@ public struct CBORLimits: Sendable, Hashable {
     /// Total input accepted by default: 16 MiB, far above any App Attest object;
     /// stops memory exhaustion from oversized requests. Callers may lower it.
     public static let defaultMaxInputLength = 16 * 1024 * 1024
+    /// Largest input any caller may configure: the tape stores offsets in 32 bits.
+    public static let hardMaxInputLength = Int(UInt32.max)
 
     /// Maximum nesting of arrays, maps and tags (clamped to ``hardMaxDepth``).
     public var maxDepth: Int
