@@ -74,7 +74,7 @@ public struct Receipt: Sendable {
     let signerIssuer: DistinguishedName
     let signerSerial: Certificate.SerialNumber
     /// The signed attributes re-tagged as SET (the bytes signed when present).
-    let signedAttributes: [UInt8]?
+    public let signedAttributes: [UInt8]?
     let messageDigest: [UInt8]?
     public let signature: [UInt8]
 

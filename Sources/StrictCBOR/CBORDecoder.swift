@@ -77,10 +77,20 @@ private struct OpenItem {
     var seen = 0
     /// Encoded bytes of the previous key (deterministic modes); empty when none.
     var previousKey: Range<Int> = 0..<0
-    /// Index into `StructuralPass.keySets` (wellFormed maps), else -1.
+    /// wellFormed maps: where this map's keys begin in `StructuralPass.keys`.
+    var keyBase = 0
+    /// wellFormed maps past ``StructuralPass/linearKeyLimit`` keys: index into
+    /// `StructuralPass.keySets`, else -1.
     var keySet = -1
 
     var expectsKey: Bool { kind == .map && seen & 1 == 0 }
+}
+
+/// A map key logged in wellFormed mode: its bytes in the input when they
+/// are canonical already, else its canonical encoding in `canonicalKeys`.
+private struct LoggedKey {
+    var range: Range<Int>
+    var canonical: Bool
 }
 
 /// The structural pass over one buffer: validates and builds the tape.
@@ -95,8 +105,16 @@ private struct StructuralPass {
     var top: OpenItem
     /// The open items around `top`.
     var parents: [OpenItem] = []
-    /// Canonical encodings of the keys seen in each open wellFormed map.
+    /// The keys of the open wellFormed maps, one map after the other (a
+    /// map's keys are dropped when it closes); a small map's duplicates are
+    /// found by comparing with each earlier key, without allocating per key.
+    var keys: [LoggedKey] = []
+    /// Canonical encodings of the logged keys whose bytes are not canonical.
+    var canonicalKeys: [UInt8] = []
+    /// Hash sets for wellFormed maps with more keys than `linearKeyLimit`.
     var keySets: [Set<[UInt8]>] = []
+    /// Keys compared one by one before a map switches to a hash set.
+    static let linearKeyLimit = 16
 
     init(buffer: UnsafeBufferPointer<UInt8>, mode: CBORMode, limits: CBORLimits) {
         self.buffer = buffer
@@ -104,6 +122,10 @@ private struct StructuralPass {
         self.limits = limits
         self.deterministic = mode.isDeterministic
         self.top = OpenItem(kind: .root, indefinite: false, start: 0, entry: -1, expected: 1)
+        // One allocation each for small documents instead of growing from empty.
+        tape.reserveCapacity(min(buffer.count / 2, 16))
+        parents.reserveCapacity(min(limits.maxDepth, 8))
+        if !deterministic { keys.reserveCapacity(8) }
     }
 
     var remaining: Int { buffer.count - position }
@@ -290,30 +312,25 @@ private struct StructuralPass {
         try checkDepth(at: start)
         guard let count else {
             var item = OpenItem(kind: map ? .map : .array, indefinite: true, start: start, entry: tape.count, expected: 0)
-            if map && !deterministic { item.keySet = newKeySet() }
+            item.keyBase = keys.count
             open(item, count: 0)
             return false
         }
-        let noun = map ? "map declares \(count) pairs" : "array declares \(count) items"
+        func noun() -> String { map ? "map declares \(count) pairs" : "array declares \(count) items" }
         guard count <= UInt64(limits.maxContainerCount) else {
-            throw CBORError(.lengthLimitExceeded, at: start, "\(noun), limit is \(limits.maxContainerCount)")
+            throw CBORError(.lengthLimitExceeded, at: start, "\(noun()), limit is \(limits.maxContainerCount)")
         }
         // Each item takes at least one byte: a count beyond that is truncated input.
         let capacity = map ? remaining / 2 : remaining
         guard count <= UInt64(capacity) else {
-            throw CBORError(.truncated, at: start, "\(noun), only \(remaining) byte(s) left")
+            throw CBORError(.truncated, at: start, "\(noun()), only \(remaining) byte(s) left")
         }
         if count == 0 { return true }
         var item = OpenItem(kind: map ? .map : .array, indefinite: false, start: start, entry: tape.count,
                             expected: Int(count) * (map ? 2 : 1))
-        if map && !deterministic { item.keySet = newKeySet() }
+        item.keyBase = keys.count
         open(item, count: UInt32(count))
         return false
-    }
-
-    mutating func newKeySet() -> Int {
-        keySets.append([])
-        return keySets.count - 1
     }
 
     /// Closes the innermost open item at `position` and returns its start.
@@ -323,7 +340,7 @@ private struct StructuralPass {
         tape[closed.entry] = TapeEntry(end: UInt32(truncatingIfNeeded: position),
                                        next: UInt32(truncatingIfNeeded: tape.count),
                                        count: UInt32(truncatingIfNeeded: count))
-        if closed.keySet >= 0 { keySets.removeLast() }
+        if closed.kind == .map && !deterministic { dropKeys(of: closed) }
         top = parents.removeLast()
         return closed.start
     }
@@ -398,16 +415,82 @@ private struct StructuralPass {
                 }
             }
             top.previousKey = key
-        } else {
-            let canonical = canonicalKey(key)
-            guard keySets[top.keySet].insert(canonical).inserted else {
-                throw CBORError(.duplicateMapKey, at: key.lowerBound, "map key repeated (RFC 8949 §5.6)")
-            }
+        } else if !logKey(key) {
+            throw CBORError(.duplicateMapKey, at: key.lowerBound, "map key repeated (RFC 8949 §5.6)")
         }
     }
 
-    /// The canonical encoding of the well-formed key at `range` (wellFormed
-    /// mode, where `1` and `18 01` are the same key).
+    /// Records the canonical encoding of the key at `range` for the map on
+    /// top (wellFormed mode, where `1` and `18 01` are the same key); false
+    /// when the map already has that key.
+    mutating func logKey(_ range: Range<Int>) -> Bool {
+        var key = LoggedKey(range: range, canonical: false)
+        if !isCanonicalLeaf(range) {
+            let start = canonicalKeys.count
+            canonicalKeys.append(contentsOf: canonicalKey(range))
+            key = LoggedKey(range: start..<canonicalKeys.count, canonical: true)
+        }
+        if top.keySet >= 0 {
+            let inserted = keySets[top.keySet].insert(bytes(of: key)).inserted
+            if key.canonical { canonicalKeys.removeSubrange(key.range.lowerBound...) }
+            return inserted
+        }
+        for index in top.keyBase..<keys.count where sameBytes(keys[index], key) {
+            if key.canonical { canonicalKeys.removeSubrange(key.range.lowerBound...) }
+            return false
+        }
+        keys.append(key)
+        if keys.count - top.keyBase > Self.linearKeyLimit {
+            // Past the linear limit: move this map's keys into a hash set.
+            let set = Set(keys[top.keyBase...].map(bytes(of:)))
+            dropKeys(of: top)
+            keySets.append(set)
+            top.keySet = keySets.count - 1
+        }
+        return true
+    }
+
+    func bytes(of key: LoggedKey) -> [UInt8] {
+        key.canonical ? Array(canonicalKeys[key.range]) : Array(UnsafeBufferPointer(rebasing: buffer[key.range]))
+    }
+
+    func sameBytes(_ a: LoggedKey, _ b: LoggedKey) -> Bool {
+        guard a.range.count == b.range.count else { return false }
+        return canonicalKeys.withUnsafeBufferPointer { scratch in
+            let left = UnsafeBufferPointer(rebasing: (a.canonical ? scratch : buffer)[a.range])
+            let right = UnsafeBufferPointer(rebasing: (b.canonical ? scratch : buffer)[b.range])
+            return left.elementsEqual(right)
+        }
+    }
+
+    /// Forgets the logged keys of `map` (closed, or moved to a hash set).
+    mutating func dropKeys(of map: OpenItem) {
+        if let first = keys[map.keyBase...].first(where: \.canonical) {
+            canonicalKeys.removeSubrange(first.range.lowerBound...)
+        }
+        keys.removeSubrange(map.keyBase...)
+        if map.keySet >= 0 { keySets.removeLast() }
+    }
+
+    /// Whether the item at `range` is a leaf whose bytes are already its
+    /// canonical encoding: an integer or definite string with the shortest
+    /// head, or a simple value (floats and containers take the long way).
+    func isCanonicalLeaf(_ range: Range<Int>) -> Bool {
+        let initial = buffer[range.lowerBound]
+        let major = initial >> 5
+        let info = initial & 0x1F
+        guard major <= 3 else { return major == 7 && info <= 24 }
+        switch info {
+        case 0..<24: return true
+        case 24: return buffer[range.lowerBound + 1] >= 24
+        case 25: return buffer[range.lowerBound + 1] != 0
+        case 26: return buffer[range.lowerBound + 1] != 0 || buffer[range.lowerBound + 2] != 0
+        case 27: return (1...4).contains { buffer[range.lowerBound + $0] != 0 }
+        default: return false
+        }
+    }
+
+    /// The canonical encoding of the well-formed key at `range`.
     func canonicalKey(_ range: Range<Int>) -> [UInt8] {
         let bytes = Array(UnsafeBufferPointer(rebasing: buffer[range]))
         // The key was accepted by this pass; decoding it again cannot fail.
