@@ -140,14 +140,15 @@ private struct StructuralPass {
             // Fast path: an integer whose value is in the initial byte.
             if initial < 0x38 && initial & 0x1F < 24 {
                 position += 1
-                if try finish(itemAt: start) { return }
+                if try finish(itemAt: start, entry: tape.count) { return }
                 continue
             }
             if initial == 0xFF {
                 if try closeIndefinite(at: start) { return }
                 continue
             }
-            if try readItem(initial: initial, start: start), try finish(itemAt: start) { return }
+            let entry = tape.count
+            if try readItem(initial: initial, start: start), try finish(itemAt: start, entry: entry) { return }
         }
     }
 
@@ -333,8 +334,9 @@ private struct StructuralPass {
         return false
     }
 
-    /// Closes the innermost open item at `position` and returns its start.
-    mutating func close() -> Int {
+    /// Closes the innermost open item at `position` and returns its start
+    /// and tape entry.
+    mutating func close() -> (start: Int, entry: Int) {
         let closed = top
         let count = closed.kind == .map ? closed.seen / 2 : closed.seen
         tape[closed.entry] = TapeEntry(end: UInt32(truncatingIfNeeded: position),
@@ -342,7 +344,7 @@ private struct StructuralPass {
                                        count: UInt32(truncatingIfNeeded: count))
         if closed.kind == .map && !deterministic { dropKeys(of: closed) }
         top = parents.removeLast()
-        return closed.start
+        return (closed.start, closed.entry)
     }
 
     mutating func closeIndefinite(at start: Int) throws(CBORError) -> Bool {
@@ -353,7 +355,8 @@ private struct StructuralPass {
             throw CBORError(.unexpectedBreak, at: start, "break where a map value is expected")
         }
         position += 1
-        return try finish(itemAt: close())
+        let closed = close()
+        return try finish(itemAt: closed.start, entry: closed.entry)
     }
 
     func checkSimpleOrFloat(info: UInt8, argument: UInt64, start: Int) throws(CBORError) {
@@ -379,25 +382,26 @@ private struct StructuralPass {
 
     /// Hands the item that started at `start` and ends at `position` to the
     /// open items, closing every one it completes; true once the top-level
-    /// item is finished.
-    mutating func finish(itemAt start: Int) throws(CBORError) -> Bool {
-        var itemStart = start
+    /// item is finished. `entry` is where the item's tape entries begin
+    /// (every entry from there on is the item's own).
+    mutating func finish(itemAt start: Int, entry: Int) throws(CBORError) -> Bool {
+        var item = (start: start, entry: entry)
         while true {
             switch top.kind {
             case .root:
                 return true
             case .map where top.seen & 1 == 0:
-                try checkKey(itemStart..<position)
+                try checkKey(item.start..<position, firstEntry: item.entry)
             default:
                 break
             }
             top.seen += 1
             guard top.kind == .tag || (!top.indefinite && top.seen == top.expected) else { return false }
-            itemStart = close()
+            item = close()
         }
     }
 
-    mutating func checkKey(_ key: Range<Int>) throws(CBORError) {
+    mutating func checkKey(_ key: Range<Int>, firstEntry: Int) throws(CBORError) {
         let initial = buffer[key.lowerBound]
         if mode == .ctap2 && initial >> 5 > 3 {
             throw CBORError(.invalidMapKeyType, at: key.lowerBound,
@@ -415,7 +419,7 @@ private struct StructuralPass {
                 }
             }
             top.previousKey = key
-        } else if !logKey(key) {
+        } else if !logKey(key, firstEntry: firstEntry) {
             throw CBORError(.duplicateMapKey, at: key.lowerBound, "map key repeated (RFC 8949 §5.6)")
         }
     }
@@ -423,11 +427,11 @@ private struct StructuralPass {
     /// Records the canonical encoding of the key at `range` for the map on
     /// top (wellFormed mode, where `1` and `18 01` are the same key); false
     /// when the map already has that key.
-    mutating func logKey(_ range: Range<Int>) -> Bool {
+    mutating func logKey(_ range: Range<Int>, firstEntry: Int) -> Bool {
         var key = LoggedKey(range: range, canonical: false)
         if !isCanonicalLeaf(range) {
             let start = canonicalKeys.count
-            canonicalKeys.append(contentsOf: canonicalKey(range))
+            canonicalKeys.append(contentsOf: canonicalKey(range, firstEntry: firstEntry))
             key = LoggedKey(range: start..<canonicalKeys.count, canonical: true)
         }
         if top.keySet >= 0 {
@@ -490,12 +494,18 @@ private struct StructuralPass {
         }
     }
 
-    /// The canonical encoding of the well-formed key at `range`.
-    func canonicalKey(_ range: Range<Int>) -> [UInt8] {
-        let bytes = Array(UnsafeBufferPointer(rebasing: buffer[range]))
-        // The key was accepted by this pass; decoding it again cannot fail.
-        guard let key = try? CBORDecoder(mode: .wellFormed, limits: limits).decode(bytes) else { return bytes }
-        return CBOREncoder.canonical(key)
+    /// The canonical encoding of the finished key at `range`, read through
+    /// its own tape entries (`firstEntry` up to the end of the tape), so a
+    /// key is never decoded twice: keys nested in keys cost their size at
+    /// each level, not a fresh pass each.
+    func canonicalKey(_ range: Range<Int>, firstEntry: Int) -> [UInt8] {
+        let base = UInt32(truncatingIfNeeded: range.lowerBound)
+        let entryBase = UInt32(truncatingIfNeeded: firstEntry)
+        let entries = tape[firstEntry...].map {
+            TapeEntry(end: $0.end &- base, next: $0.next &- entryBase, count: $0.count)
+        }
+        let storage = CBORStorage(bytes: Array(UnsafeBufferPointer(rebasing: buffer[range]))[...], tape: entries)
+        return CBOREncoder.canonical(CBORItem(storage: storage, offset: 0, entry: 0))
     }
 
     /// Bytewise lexicographic comparison of two ranges of the input.

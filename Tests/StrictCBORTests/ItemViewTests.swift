@@ -117,6 +117,27 @@ import Testing
         }
     }
 
+    /// Maps used as keys of maps, nested to the depth limit: each level's
+    /// key is put in canonical form from the tape the pass already built, so
+    /// the work grows with the depth rather than doubling per level (the
+    /// earlier re-decoding of each key never finished on this input).
+    @Test func keysNestedInKeysToTheDepthLimit() throws {
+        let depth = CBORLimits.defaultMaxDepth - 2
+        func nested(_ level: Int, leaf: [UInt8]) -> [UInt8] {
+            level == 0 ? leaf : [0xA1] + nested(level - 1, leaf: leaf) + [0xF6]
+        }
+        let loose = nested(depth, leaf: [0x19, 0x00, 0x01])  // 1 in a three-byte head
+        let tight = nested(depth, leaf: [0x01])
+        let single = try CBORDecoder().decode([0xA1] + loose + [0x00])
+        let key = try #require(single.mapValue.flatMap { Array($0).first?.key })
+        #expect(CBOREncoder.canonical(key) == tight)
+        #expect(throws: CBORError(.duplicateMapKey, at: 1 + loose.count + 1)) {
+            try CBORDecoder().decode([0xA2] + loose + [0x00] + tight + [0x01])
+        }
+        #expect(try CBORDecoder().decode([0xA2] + loose + [0x00] + nested(depth, leaf: [0x02]) + [0x01])
+            .mapValue?.count == 2)
+    }
+
     /// Offset, after the map head, of the last key of `map(keys)`.
     func offsetOfLastKey(_ keys: [[UInt8]]) -> Int {
         keys.dropLast().reduce(0) { $0 + $1.count + 1 }
