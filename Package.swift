@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
         .library(name: "ReferenceSubjects", targets: ["ReferenceSubjects"]),
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
+        .library(name: "AppAttestDevice", targets: ["AppAttestDevice"]),
+        .library(name: "DeviceCheckService", targets: ["DeviceCheckService"]),
         .executable(name: "trustsuite", targets: ["trustsuite"]),
     ],
     dependencies: [
@@ -25,6 +27,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", exact: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Reference modules: no dependency on ConformanceKit.
@@ -57,6 +63,28 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        // Test doubles for server teams: a software App Attest device…
+        .target(
+            name: "AppAttestDevice",
+            dependencies: [
+                "AppAttest", "AppAttestGenerator", "ConformanceKit",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
+        // …and a local DeviceCheck service over the DeviceCheck model.
+        .target(
+            name: "DeviceCheckService",
+            dependencies: [
+                "AppAttest", "ConformanceKit", "ReferenceSubjects",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Independent second opinion for differential tests (libssl via pkg-config).
         .systemLibrary(
             name: "COpenSSL",
@@ -84,6 +112,7 @@ let package = Package(
             name: "trustsuite",
             dependencies: [
                 "ReferenceSubjects", "ConformanceKit", "StrictCBOR", "AppAttest", "AppAttestGenerator", "KeychainAccessControl",
+                "AppAttestDevice", "DeviceCheckService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -127,6 +156,14 @@ let package = Package(
         ),
         .testTarget(name: "ReferenceSubjectsTests", dependencies: ["ReferenceSubjects", "ConformanceKit", "TestSupport"]),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"]),
+        .testTarget(
+            name: "TestDoublesTests",
+            dependencies: [
+                "AppAttestDevice", "AppAttest", "DeviceCheckService", "ConformanceKit", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
         // Runs the built `trustsuite` binary as a user does (input forms, hostile arguments).
         .testTarget(name: "CLITests", dependencies: ["trustsuite", "TestSupport", "ConformanceKit", "ReferenceSubjects"]),
     ],

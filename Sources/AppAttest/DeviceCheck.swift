@@ -45,18 +45,24 @@ public struct DeviceCheckServer: Sendable {
         public static let noState = "Failed to find bit state"
     }
 
-    struct State: Sendable, Hashable {
-        var bit0: Bool
-        var bit1: Bool
-        var month: String
+    /// The bits of one device of one team, and the month (`YYYY-MM`) of
+    /// their last update.
+    public struct State: Sendable, Hashable, Codable {
+        public var bit0: Bool
+        public var bit1: Bool
+        public var month: String
     }
 
     /// Longest device token accepted (real ones are about 2.5 KiB of base64).
     public static let maxTokenLength = 16 * 1024
 
-    private var states: [String: State] = [:]
+    /// Every device's bits, keyed by team and device (an opaque key): what a
+    /// service persists and restores.
+    public private(set) var states: [String: State] = [:]
 
-    public init() {}
+    public init(states: [String: State] = [:]) {
+        self.states = states
+    }
 
     /// Handles one request for `team` at `time`. `authorized` stands for a
     /// valid developer JWT in the Authorization header.
@@ -77,7 +83,9 @@ public struct DeviceCheckServer: Sendable {
         default: return Response(status: 400, body: .text(Message.badTimestamp))
         }
         // The device is what the token identifies; the state is per team.
-        let key = team + "\u{0}" + tokenBytes.base64EncodedString()
+        let device = DeviceCheckToken.deviceId(in: Array(tokenBytes)).map { "device:" + Data($0).base64EncodedString() }
+            ?? tokenBytes.base64EncodedString()
+        let key = team + "\u{0}" + device
         switch endpoint {
         case .validateDeviceToken:
             return Response(status: 200, body: .empty)
@@ -99,5 +107,29 @@ public struct DeviceCheckServer: Sendable {
                                 month: String(RFC3339.format(time).prefix(7)))
             return Response(status: 200, body: .empty)
         }
+    }
+}
+
+/// Device tokens of TrustSuite's software device (`trustsuite device
+/// devicecheck-token`). Apple's tokens are opaque and encrypted; a new one
+/// comes from each `DCDevice.generateToken` call, yet Apple's server finds
+/// the same device behind all of them. A test token does the same in the
+/// open: `TSDC`, version 1, the 16-byte device id, 16 random bytes. The
+/// DeviceCheck model keys state by that device id; any other token stands
+/// for a device of its own.
+public enum DeviceCheckToken {
+    static let magic: [UInt8] = Array("TSDC".utf8) + [1]
+
+    /// A new base64 token for `deviceId` (16 bytes).
+    public static func mint(deviceId: [UInt8]) -> String {
+        var bytes = magic + deviceId
+        for _ in 0..<16 { bytes.append(UInt8.random(in: 0...255)) }
+        return Data(bytes).base64EncodedString()
+    }
+
+    /// The device id inside a test token, or nil for any other token.
+    public static func deviceId(in token: [UInt8]) -> [UInt8]? {
+        guard token.count == magic.count + 32, token.starts(with: magic) else { return nil }
+        return Array(token[magic.count..<(magic.count + 16)])
     }
 }

@@ -211,6 +211,21 @@ struct ReceiptPKI {
         signer = try GeneratorPKI.der(signerCertificate)
     }
 
+    /// The chain as it was issued earlier (a software device's stored CA):
+    /// keys from the seed, certificates as stored.
+    init(_ pki: GeneratorPKI, root: [UInt8], intermediate: [UInt8], signer: [UInt8]) throws {
+        self.pki = pki
+        rootKey = pki.p384("receipt-root")
+        intermediateKey = pki.p384("receipt-intermediate")
+        signerKey = pki.p256("receipt-signer")
+        self.root = root
+        self.intermediate = intermediate
+        self.signer = signer
+        signerCertificate = try Certificate(derEncoded: signer)
+        signerNotBefore = signerCertificate.notValidBefore
+        signerNotAfter = signerCertificate.notValidAfter
+    }
+
     /// The receipt-signing marker extension (1.2.840.113635.100.12.15), value NULL.
     static var marker: Certificate.Extension {
         Certificate.Extension(oid: ReceiptVerifier.signerMarkerOID, critical: false, value: [0x05, 0x00])

@@ -1,0 +1,117 @@
+import AppAttest
+import ConformanceKit
+import Crypto
+import Foundation
+import StrictCBOR
+import X509
+
+/// The certificate authorities of a software App Attest device (the
+/// `AppAttestDevice` product): the generator's test PKI, issued once and kept
+/// as DER, since ECDSA signatures make every issuance's bytes differ. Keys
+/// come back from the seed. Names say "TrustSuite Test", never Apple's.
+package struct SoftwareCA: Codable, Sendable, Hashable {
+    package let seed: UInt64
+    /// When the CA was made: the receipt signer is valid from 180 days
+    /// before to 365 days after it.
+    package let created: Date
+    package let attestationRoot: [UInt8]
+    package let attestationIntermediate: [UInt8]
+    package let receiptRoot: [UInt8]
+    package let receiptIntermediate: [UInt8]
+    package let receiptSigner: [UInt8]
+
+    package static func make(seed: UInt64, now: Date) throws -> SoftwareCA {
+        let pki = GeneratorPKI(seed: seed, now: now)
+        let rootKey = pki.p384("attestation-root")
+        let intermediateKey = pki.p384("attestation-intermediate")
+        let root = try GeneratorPKI.der(pki.caCertificate(
+            subject: AttestationPKI.rootName, key: rootKey, issuer: AttestationPKI.rootName, issuerKey: rootKey, serial: 1))
+        let intermediate = try GeneratorPKI.der(pki.caCertificate(
+            subject: AttestationPKI.intermediateName, key: intermediateKey, issuer: AttestationPKI.rootName,
+            issuerKey: rootKey, serial: 2))
+        let receipts = try ReceiptPKI(pki)
+        return SoftwareCA(seed: seed, created: now, attestationRoot: root, attestationIntermediate: intermediate,
+                          receiptRoot: receipts.root, receiptIntermediate: receipts.intermediate, receiptSigner: receipts.signer)
+    }
+
+    /// PEM of a DER certificate.
+    package static func pem(_ der: [UInt8]) -> String { GeneratorPKI.pem(der) }
+
+    var pki: GeneratorPKI { GeneratorPKI(seed: seed, now: created) }
+
+    /// What one `attestKey` call is made of.
+    package struct AttestationRequest {
+        package var credentialKey: P256.Signing.PrivateKey
+        package var appId: String
+        /// The environment whose aaguid goes into the authenticator data.
+        package var environment: AppAttestEnvironment
+        package var clientDataHash: [UInt8]
+        package var notBefore: Date
+        package var notAfter: Date
+        /// Bytes after the COSE key (the iOS 27 map), flags unchanged.
+        package var trailing: [UInt8] = []
+        /// The receipt's token (field 5).
+        package var token: [UInt8]
+
+        package init(credentialKey: P256.Signing.PrivateKey, appId: String, environment: AppAttestEnvironment,
+                     clientDataHash: [UInt8], notBefore: Date, notAfter: Date, token: [UInt8]) {
+            self.credentialKey = credentialKey
+            self.appId = appId
+            self.environment = environment
+            self.clientDataHash = clientDataHash
+            self.notBefore = notBefore
+            self.notAfter = notAfter
+            self.token = token
+        }
+    }
+
+    /// The attestation object Apple's service would return for `request`,
+    /// with its ATTEST receipt (created 24 h after the credential
+    /// certificate's notBefore, as in real data).
+    package func attest(_ request: AttestationRequest) throws -> (object: [UInt8], receipt: [UInt8]) {
+        let pki = pki
+        let point = Array(request.credentialKey.publicKey.x963Representation)
+        let keyId = Array(SHA256.hash(data: point))
+        let cose = CBOREncoder.canonical(.map([
+            (.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(1)),
+            (.int(-2), .bytes(Array(point[1..<33]))), (.int(-3), .bytes(Array(point[33..<65]))),
+        ]))
+        var authData = Array(SHA256.hash(data: Array(request.appId.utf8)))
+        authData.append(0x40)
+        authData += [0, 0, 0, 0]
+        authData += request.environment.aaguid
+        authData += [UInt8(keyId.count >> 8), UInt8(keyId.count & 0xFF)] + keyId + cose + request.trailing
+
+        var hasher = SHA256()
+        hasher.update(data: authData)
+        hasher.update(data: request.clientDataHash)
+        let nonce = Array(hasher.finalize())
+        let leaf = try GeneratorPKI.der(pki.leafCertificate(
+            subject: "TrustSuite Test " + BinaryText.hex(keyId), key: request.credentialKey.publicKey,
+            issuer: AttestationPKI.intermediateName, issuerKey: pki.p384("attestation-intermediate"),
+            serial: Int(UInt32.random(in: 1...UInt32.max)), notBefore: request.notBefore, notAfter: request.notAfter,
+            extra: [Certificate.Extension(oid: NonceExtension.oid, critical: false, value: NonceShapes.standard(nonce)[...])]))
+
+        var spec = ReceiptSpec(pki: pki)
+        spec.appId = request.appId
+        spec.attestedCertificate = leaf
+        spec.clientHash = request.clientDataHash
+        spec.token = request.token
+        spec.creation = request.notBefore.addingTimeInterval(86_400)
+        spec.expiration = spec.creation.addingTimeInterval(90 * 86_400)
+        spec.environment = request.environment == .production ? "production" : "sandbox"
+        let receipts = try ReceiptPKI(pki, root: receiptRoot, intermediate: receiptIntermediate, signer: receiptSigner)
+        let receipt = try ReceiptBuilder(pki: receipts).build(spec).bytes
+        let parts = AttestationParts(fmt: .text("apple-appattest"), x5c: [leaf, attestationIntermediate], receipt: receipt,
+                                     authData: authData)
+        return (CBOREncoder.canonical(parts.standard), receipt)
+    }
+
+    /// An assertion object: `{"signature": DER, "authenticatorData": bytes}`, canonical.
+    package static func assertionObject(signature: [UInt8], authenticatorData: [UInt8]) -> [UInt8] {
+        CBOREncoder.canonical(.map([(.text("signature"), .bytes(signature)), (.text("authenticatorData"), .bytes(authenticatorData))]))
+    }
+
+    /// The map iOS 27 devices append after the COSE key or the assertion's header.
+    package static var appleExtensions: [UInt8] { CBOREncoder.canonical(AppleExtensions.map) }
+}

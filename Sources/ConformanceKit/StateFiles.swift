@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// The C library's write(2), named apart from `AtomicFile.write`.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}
+
+/// Errors of the state-file helpers, with the path and the system's reason.
+public struct StateFileError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    init(_ what: String, _ path: String) {
+        description = "\(what) \(path): \(String(cString: strerror(errno)))"
+    }
+}
+
+/// Files that must never be seen half-written: the bytes go to a temporary
+/// file in the same folder, are flushed to disk, and the temporary file is
+/// renamed over the target (rename is atomic within a file system), so a
+/// reader — or a restart after the writer was killed — sees the old file or
+/// the new one, never a mix.
+public enum AtomicFile {
+    public static func write(_ bytes: some Collection<UInt8>, to url: URL) throws {
+        let target = url.path
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp").path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw StateFileError("cannot create", temporary) }
+        var ok = false
+        defer {
+            if !ok { unlink(temporary) }
+        }
+        let data = Array(bytes)
+        var written = 0
+        while written < data.count {
+            let result = data.withUnsafeBytes { buffer in
+                systemWrite(descriptor, buffer.baseAddress.map { $0 + written }, data.count - written)
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                close(descriptor)
+                throw StateFileError("cannot write", temporary)
+            }
+            written += result
+        }
+        guard fsync(descriptor) == 0 else {
+            close(descriptor)
+            throw StateFileError("cannot flush", temporary)
+        }
+        close(descriptor)
+        guard rename(temporary, target) == 0 else { throw StateFileError("cannot replace", target) }
+        ok = true
+    }
+}
+
+/// An exclusive advisory lock on a file (flock), held from `init` until
+/// `unlock()` or the process ends: serialises read-modify-write of a state
+/// file between processes (two `trustsuite device assert` at once).
+public final class FileLock {
+    private var descriptor: Int32
+
+    /// Blocks until the lock on `url` (created if missing) is held.
+    public init(_ url: URL) throws {
+        descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw StateFileError("cannot open lock", url.path) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                close(descriptor)
+                throw StateFileError("cannot lock", url.path)
+            }
+        }
+    }
+
+    public func unlock() {
+        guard descriptor >= 0 else { return }
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { unlock() }
+
+    /// Runs `body` holding the lock on `url`.
+    public static func withLock<T>(_ url: URL, _ body: () throws -> T) throws -> T {
+        let lock = try FileLock(url)
+        defer { lock.unlock() }
+        return try body()
+    }
+}
