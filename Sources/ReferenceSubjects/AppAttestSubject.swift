@@ -124,20 +124,24 @@ enum AppAttestSubject {
             guard let at = step["at"]?.stringValue.flatMap(RFC3339.parse) else {
                 throw ReferenceInputError("step \(index): \"at\" must be RFC 3339")
             }
-            var request: [String: DeviceCheckServer.Field] = [:]
-            for (key, value) in step["request"]?.objectValue ?? [:] { request[key] = field(value) }
-            let response = server.handle(endpoint, request: request, team: step["team"]?.stringValue ?? "TEAM",
+            let response = server.handle(endpoint, request: DeviceCheckJSON.request(step["request"]),
+                                         team: step["team"]?.stringValue ?? "TEAM",
                                          authorized: step["authorized"]?.boolValue ?? true, at: at)
-            let body: JSONValue
-            switch response.body {
-            case .empty: body = .string("")
-            case .text(let text): body = .string(text)
-            case .bits(let bit0, let bit1, let month):
-                body = .object(["bit0": .bool(bit0), "bit1": .bool(bit1), "last_update_time": .string(month)])
-            }
+            let body = DeviceCheckJSON.body(response.body)
             answers.append(.object(["status": .int(Int64(response.status)), "body": body]))
         }
         return SubjectAnswer(.valid, output: .object(["steps": .array(answers)]))
+    }
+}
+
+/// The JSON side of the DeviceCheck model, shared by the vector subject and
+/// the local DeviceCheck service (`trustsuite serve devicecheck`).
+public enum DeviceCheckJSON {
+    /// The request fields of a JSON body; anything but an object has none.
+    public static func request(_ body: JSONValue?) -> [String: DeviceCheckServer.Field] {
+        var request: [String: DeviceCheckServer.Field] = [:]
+        for (key, value) in body?.objectValue ?? [:] { request[key] = field(value) }
+        return request
     }
 
     static func field(_ value: JSONValue) -> DeviceCheckServer.Field {
@@ -149,6 +153,16 @@ enum AppAttestSubject {
         case .bool(let b): return .bool(b)
         case .null: return .null
         default: return .other
+        }
+    }
+
+    /// The response body as the vectors write it: text (empty for none) or the bits object.
+    public static func body(_ body: DeviceCheckServer.Body) -> JSONValue {
+        switch body {
+        case .empty: return .string("")
+        case .text(let text): return .string(text)
+        case .bits(let bit0, let bit1, let month):
+            return .object(["bit0": .bool(bit0), "bit1": .bool(bit1), "last_update_time": .string(month)])
         }
     }
 }

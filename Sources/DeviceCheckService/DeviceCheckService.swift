@@ -1,0 +1,209 @@
+import AppAttest
+import ConformanceKit
+import Crypto
+import Foundation
+import Hummingbird
+import JWTKit
+import Logging
+import NIOCore
+import ReferenceSubjects
+
+/// Why the service cannot start (bad key file, unreadable state file).
+public struct DeviceCheckServiceError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A team's DeviceCheck key: the key id Apple shows, and its public key
+/// (from a PEM public key, or from the `.p8` private key Apple hands out).
+public struct DeveloperKey: Sendable {
+    public let keyId: String
+    public let publicKey: P256.Signing.PublicKey
+
+    public init(keyId: String, publicKey: P256.Signing.PublicKey) {
+        self.keyId = keyId
+        self.publicKey = publicKey
+    }
+
+    /// Reads `KEYID=FILE`: the file holds a PEM public key or a PKCS#8
+    /// private key (`AuthKey_KEYID.p8`).
+    public init(argument: String) throws {
+        let parts = argument.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw DeviceCheckServiceError("--key takes KEYID=FILE, got \(argument)")
+        }
+        let path = String(parts[1])
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw DeviceCheckServiceError("cannot read key file \(path)")
+        }
+        if let key = try? P256.Signing.PublicKey(pemRepresentation: text) {
+            self.init(keyId: String(parts[0]), publicKey: key)
+        } else if let key = try? P256.Signing.PrivateKey(pemRepresentation: text) {
+            self.init(keyId: String(parts[0]), publicKey: key.publicKey)
+        } else {
+            throw DeviceCheckServiceError("\(path) holds no P-256 key in PEM (a public key or a .p8 private key)")
+        }
+    }
+}
+
+/// The claims of a developer token: Apple requires the team as issuer and
+/// an issue time within the last hour.
+struct DeveloperToken: JWTPayload {
+    var iss: IssuerClaim
+    var iat: IssuedAtClaim
+    var exp: ExpirationClaim?
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// The DeviceCheck model behind a lock: each request is applied whole, in
+/// turn, so two clients updating one device never lose an update, and the
+/// state file is replaced (atomically) after every change.
+actor DeviceCheckState {
+    private var server: DeviceCheckServer
+    private let stateFile: URL?
+
+    init(stateFile: URL?) throws {
+        self.stateFile = stateFile
+        guard let stateFile, let data = FileManager.default.contents(atPath: stateFile.path) else {
+            server = DeviceCheckServer()
+            return
+        }
+        do {
+            server = DeviceCheckServer(states: try JSONDecoder().decode(StoredState.self, from: data).devices)
+        } catch {
+            throw DeviceCheckServiceError("\(stateFile.path) is not a DeviceCheck state file: \(error)")
+        }
+    }
+
+    struct StoredState: Codable {
+        var format = "trustsuite-devicecheck-state/1"
+        var devices: [String: DeviceCheckServer.State]
+    }
+
+    func handle(_ endpoint: DeviceCheckServer.Endpoint, request: [String: DeviceCheckServer.Field], team: String,
+                authorized: Bool, at time: Date) throws -> DeviceCheckServer.Response {
+        let before = server.states
+        let response = server.handle(endpoint, request: request, team: team, authorized: authorized, at: time)
+        if let stateFile, server.states != before {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            try AtomicFile.write(try encoder.encode(StoredState(devices: server.states)), to: stateFile)
+        }
+        return response
+    }
+}
+
+/// A local stand-in for Apple's DeviceCheck service
+/// (`api.development.devicecheck.apple.com`): `/v1/validate_device_token`,
+/// `/v1/query_two_bits` and `/v1/update_two_bits` as spec/app-attest.md
+/// describes them, through the DeviceCheck model, behind ES256 developer
+/// tokens checked with jwt-kit.
+public struct DeviceCheckService: Sendable {
+    public struct Configuration: Sendable {
+        public var host: String
+        public var port: Int
+        public var team: String
+        public var keys: [DeveloperKey]
+        public var stateFile: URL?
+        /// Largest request body read (larger ones get 413).
+        public var maxBodySize = 64 * 1024
+
+        public init(host: String = "127.0.0.1", port: Int, team: String, keys: [DeveloperKey], stateFile: URL? = nil) {
+            self.host = host
+            self.port = port
+            self.team = team
+            self.keys = keys
+            self.stateFile = stateFile
+        }
+    }
+
+    /// How old a developer token may be (Apple: one hour).
+    public static let tokenLifetime: TimeInterval = 3600
+    /// Clock skew allowed for an issue time in the future.
+    public static let futureSkew: TimeInterval = 60
+
+    let configuration: Configuration
+    let keys: JWTKeyCollection
+    let state: DeviceCheckState
+
+    public init(_ configuration: Configuration) async throws {
+        guard !configuration.keys.isEmpty else { throw DeviceCheckServiceError("give at least one --key KEYID=FILE") }
+        self.configuration = configuration
+        keys = JWTKeyCollection()
+        for key in configuration.keys {
+            await keys.add(ecdsa: try ES256PublicKey(backing: key.publicKey), kid: JWKIdentifier(string: key.keyId))
+        }
+        state = try DeviceCheckState(stateFile: configuration.stateFile)
+    }
+
+    /// Serves until SIGINT or SIGTERM; `onListening` gets the bound port
+    /// (useful with port 0).
+    public func run(onListening: @escaping @Sendable (Int) -> Void) async throws {
+        let router = Router()
+        for endpoint in DeviceCheckServer.Endpoint.allCases {
+            router.post("v1/\(endpoint.rawValue)") { request, _ in
+                await respond(to: request, endpoint: endpoint)
+            }
+        }
+        var logger = Logger(label: "trustsuite.devicecheck")
+        logger.logLevel = .error
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port),
+                                 serverName: "trustsuite-devicecheck"),
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
+            logger: logger)
+        try await app.runService()
+    }
+
+    /// Answers one request: 401 unless the developer token verifies, then
+    /// the model's answer.
+    func respond(to request: Request, endpoint: DeviceCheckServer.Endpoint) async -> Response {
+        let authorized = await isAuthorized(request.headers[.authorization])
+        var body: JSONValue? = nil
+        if authorized {
+            guard let buffer = try? await request.body.collect(upTo: configuration.maxBodySize) else {
+                return Self.text(.contentTooLarge, "Request body larger than \(configuration.maxBodySize) bytes")
+            }
+            body = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer.readableBytesView))
+        }
+        let answer: DeviceCheckServer.Response
+        do {
+            answer = try await state.handle(endpoint, request: DeviceCheckJSON.request(body), team: configuration.team,
+                                            authorized: authorized, at: Date())
+        } catch {
+            return Self.text(.internalServerError, "State could not be saved: \(error)")
+        }
+        switch answer.body {
+        case .empty:
+            return Response(status: .init(code: answer.status))
+        case .text(let text):
+            return Self.text(.init(code: answer.status), text)
+        case .bits:
+            let json = DeviceCheckJSON.body(answer.body)
+            let data = (try? JSONEncoder().encode(json)) ?? Data()
+            return Response(status: .init(code: answer.status), headers: [.contentType: "application/json"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
+    }
+
+    static func text(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// `Bearer <ES256 JWT>` whose `kid` is a configured key, whose issuer is
+    /// the team, issued within the last hour (and not expired when it says so).
+    func isAuthorized(_ header: String?) async -> Bool {
+        guard let header, header.lowercased().hasPrefix("bearer ") else { return false }
+        let token = header.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
+        guard let claims = try? await keys.verify(token, as: DeveloperToken.self) else { return false }
+        let now = Date()
+        guard claims.iss.value == configuration.team,
+              claims.iat.value <= now.addingTimeInterval(Self.futureSkew),
+              now.timeIntervalSince(claims.iat.value) <= Self.tokenLifetime else { return false }
+        if let exp = claims.exp, exp.value < now { return false }
+        return true
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import DeviceCheckService
+import Foundation
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run a local stand-in for an Apple service.",
+        subcommands: [ServeDeviceCheckCommand.self]
+    )
+}
+
+struct ServeDeviceCheckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "devicecheck",
+        abstract: "Serve DeviceCheck's two-bit API locally (validate_device_token, query_two_bits, update_two_bits).",
+        discussion: """
+            Requests need `Authorization: Bearer <ES256 JWT>` whose kid is a --key, whose iss is \
+            --team and whose iat is within the last hour, as Apple's service does; else 401. \
+            Bodies and answers follow spec/app-attest.md (DeviceCheck two bits). Listens on \
+            127.0.0.1 unless --host says otherwise; --port 0 picks a free port. Prints one line, \
+            `listening on http://HOST:PORT`, once ready; stops on SIGINT or SIGTERM. With --state, \
+            the bits are kept in that file (replaced atomically after every change) across restarts.
+            """
+    )
+
+    @Option(name: .long, help: "TCP port (0: any free port).")
+    var port: Int
+
+    @Option(name: .long, help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: ArgumentHelp("Keep the bits in this file across restarts.", valueName: "file"))
+    var state: String?
+
+    @Option(name: .long, help: "The developer team id (the tokens' iss).")
+    var team: String
+
+    @Option(name: .long, parsing: .singleValue,
+            help: ArgumentHelp("A team key: KEYID=FILE, FILE a PEM public key or the .p8 private key. Repeatable.",
+                               valueName: "keyid=file"))
+    var key: [String] = []
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        guard !team.isEmpty else { throw ValidationError("--team must not be empty") }
+        guard !key.isEmpty else { throw ValidationError("give at least one --key KEYID=FILE") }
+    }
+
+    func run() async throws {
+        let service: DeviceCheckService
+        do {
+            let keys = try key.map(DeveloperKey.init(argument:))
+            service = try await DeviceCheckService(.init(
+                host: host, port: port, team: team, keys: keys, stateFile: state.map { URL(fileURLWithPath: $0) }))
+        } catch let error as DeviceCheckServiceError {
+            throw CLIError(error.description)
+        }
+        let host = host
+        do {
+            try await service.run { port in
+                FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+            }
+        } catch {
+            throw CLIError("devicecheck service on \(host):\(port): \(error)")
+        }
+    }
+}
