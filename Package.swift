@@ -165,7 +165,11 @@ let package = Package(
             ]
         ),
         // Runs the built `trustsuite` binary as a user does (input forms, hostile arguments).
-        .testTarget(name: "CLITests", dependencies: ["trustsuite", "TestSupport", "ConformanceKit", "ReferenceSubjects"]),
+        .testTarget(name: "CLITests", dependencies: [
+            "trustsuite", "TestSupport", "ConformanceKit", "ReferenceSubjects",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "JWTKit", package: "jwt-kit"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,6 +18,8 @@ public struct StateFileError: Error, CustomStringConvertible, Sendable {
     init(_ what: String, _ path: String) {
         description = "\(what) \(path): \(String(cString: strerror(errno)))"
     }
+
+    public init(description: String) { self.description = description }
 }
 
 /// Files that must never be seen half-written: the bytes go to a temporary

@@ -56,12 +56,20 @@ struct DeveloperToken: JWTPayload {
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
-/// The DeviceCheck model behind a lock: each request is applied whole, in
-/// turn, so two clients updating one device never lose an update, and the
-/// state file is replaced (atomically) after every change.
+/// The DeviceCheck model behind an actor: each request is applied whole, in
+/// turn, so two clients updating one device never lose an update. With a
+/// state file, an update is answered once a snapshot holding it is on disk
+/// (written atomically); updates that arrive while a snapshot is being
+/// written share the next one (group commit), so a busy service does not
+/// pay one flush per request.
 actor DeviceCheckState {
     private var server: DeviceCheckServer
     private let stateFile: URL?
+    /// Updates applied, and updates known to be in a written snapshot.
+    private var applied = 0
+    private var saved = 0
+    private var writing = false
+    private var waiters: [(version: Int, continuation: CheckedContinuation<Result<Void, StateFileError>, Never>)] = []
 
     init(stateFile: URL?) throws {
         self.stateFile = stateFile
@@ -82,15 +90,46 @@ actor DeviceCheckState {
     }
 
     func handle(_ endpoint: DeviceCheckServer.Endpoint, request: [String: DeviceCheckServer.Field], team: String,
-                authorized: Bool, at time: Date) throws -> DeviceCheckServer.Response {
-        let before = server.states
+                authorized: Bool, at time: Date) async throws(StateFileError) -> DeviceCheckServer.Response {
         let response = server.handle(endpoint, request: request, team: team, authorized: authorized, at: time)
-        if let stateFile, server.states != before {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            try AtomicFile.write(try encoder.encode(StoredState(devices: server.states)), to: stateFile)
+        guard let stateFile, endpoint == .updateTwoBits, response.status == 200 else { return response }
+        applied += 1
+        let version = applied
+        if !writing {
+            writing = true
+            Task { await self.writeSnapshots(to: stateFile) }
         }
+        let result = await withCheckedContinuation { waiters.append((version, $0)) }
+        try result.get()
         return response
+    }
+
+    /// Writes snapshots until every applied update is in one, answering the
+    /// waiters each snapshot covers.
+    private func writeSnapshots(to url: URL) async {
+        while saved < applied {
+            let version = applied
+            let result = await Self.write(StoredState(devices: server.states), to: url)
+            saved = version
+            let covered = waiters.filter { $0.version <= version }
+            waiters.removeAll { $0.version <= version }
+            for waiter in covered { waiter.continuation.resume(returning: result) }
+        }
+        writing = false
+    }
+
+    /// Encodes and writes off the actor, so requests go on meanwhile.
+    private nonisolated static func write(_ state: StoredState, to url: URL) async -> Result<Void, StateFileError> {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        do {
+            try AtomicFile.write(try encoder.encode(state), to: url)
+            return .success(())
+        } catch let error as StateFileError {
+            return .failure(error)
+        } catch {
+            return .failure(StateFileError(description: "cannot encode the state: \(error)"))
+        }
     }
 }
 
@@ -134,6 +173,9 @@ public struct DeviceCheckService: Sendable {
         for key in configuration.keys {
             await keys.add(ecdsa: try ES256PublicKey(backing: key.publicKey), kid: JWKIdentifier(string: key.keyId))
         }
+        // jwt-kit makes the first key the default, used for a token whose kid
+        // is unknown or missing; Apple accepts only a known key id.
+        await keys.clearDefault()
         state = try DeviceCheckState(stateFile: configuration.stateFile)
     }
 
@@ -144,6 +186,13 @@ public struct DeviceCheckService: Sendable {
         for endpoint in DeviceCheckServer.Endpoint.allCases {
             router.post("v1/\(endpoint.rawValue)") { request, _ in
                 await respond(to: request, endpoint: endpoint)
+            }
+            for method in [HTTPRequest.Method.get, .put, .delete, .patch, .head] {
+                router.on("v1/\(endpoint.rawValue)", method: method) { _, _ in
+                    var response = Self.text(.methodNotAllowed, "Method Not Allowed")
+                    response.headers[.allow] = "POST"
+                    return response
+                }
             }
         }
         var logger = Logger(label: "trustsuite.devicecheck")

@@ -23,10 +23,11 @@ enum CLI {
         return Locations.packageRoot.appendingPathComponent(".build/debug/trustsuite")
     }
 
-    /// Runs `trustsuite arguments…` with `stdin` as standard input; kills it after `timeout` seconds.
-    static func run(_ arguments: [String], stdin: Data = Data(), timeout: TimeInterval = 60) throws -> Outcome {
+    /// Runs `trustsuite arguments…` (or `executable arguments…`) with `stdin`
+    /// as standard input; kills it after `timeout` seconds.
+    static func run(_ arguments: [String], executable: URL? = nil, stdin: Data = Data(), timeout: TimeInterval = 60) throws -> Outcome {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable ?? binary
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
