@@ -28,6 +28,26 @@ public struct DeveloperKey: Sendable {
     /// Reads `KEYID=FILE`: the file holds a PEM public key or a PKCS#8
     /// private key (`AuthKey_KEYID.p8`).
     public init(argument: String) throws {
+        let (keyId, text, path) = try Self.read(argument)
+        if let key = try? P256.Signing.PublicKey(pemRepresentation: text) {
+            self.init(keyId: keyId, publicKey: key)
+        } else if let key = try? P256.Signing.PrivateKey(pemRepresentation: text) {
+            self.init(keyId: keyId, publicKey: key.publicKey)
+        } else {
+            throw DeviceCheckServiceError("\(path) holds no P-256 key in PEM (a public key or a .p8 private key)")
+        }
+    }
+
+    /// The key id and private key of `KEYID=FILE.p8`.
+    public static func privateKey(argument: String) throws -> (keyId: String, key: P256.Signing.PrivateKey) {
+        let (keyId, text, path) = try read(argument)
+        guard let key = try? P256.Signing.PrivateKey(pemRepresentation: text) else {
+            throw DeviceCheckServiceError("\(path) holds no P-256 private key in PEM (the .p8 file)")
+        }
+        return (keyId, key)
+    }
+
+    static func read(_ argument: String) throws -> (keyId: String, text: String, path: String) {
         let parts = argument.split(separator: "=", maxSplits: 1)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
             throw DeviceCheckServiceError("--key takes KEYID=FILE, got \(argument)")
@@ -36,13 +56,18 @@ public struct DeveloperKey: Sendable {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw DeviceCheckServiceError("cannot read key file \(path)")
         }
-        if let key = try? P256.Signing.PublicKey(pemRepresentation: text) {
-            self.init(keyId: String(parts[0]), publicKey: key)
-        } else if let key = try? P256.Signing.PrivateKey(pemRepresentation: text) {
-            self.init(keyId: String(parts[0]), publicKey: key.publicKey)
-        } else {
-            throw DeviceCheckServiceError("\(path) holds no P-256 key in PEM (a public key or a .p8 private key)")
-        }
+        return (String(parts[0]), text, path)
+    }
+}
+
+/// Developer tokens as a server sends them to DeviceCheck: ES256, `kid` the
+/// key id, `iss` the team, `iat` now.
+public enum DeveloperTokens {
+    public static func make(team: String, keyId: String, key: P256.Signing.PrivateKey, issuedAt: Date = Date()) async throws -> String {
+        let keys = JWTKeyCollection()
+        await keys.add(ecdsa: try ES256PrivateKey(backing: key), kid: JWKIdentifier(string: keyId))
+        return try await keys.sign(DeveloperToken(iss: IssuerClaim(value: team), iat: IssuedAtClaim(value: issuedAt), exp: nil),
+                                   kid: JWKIdentifier(string: keyId))
     }
 }
 

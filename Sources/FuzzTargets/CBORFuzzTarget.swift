@@ -31,6 +31,7 @@ public enum FuzzTargets {
     /// - the modes nest: ctap2 ⊂ deterministic ⊂ wellFormed, with equal values;
     /// - an accepted item spans the whole input;
     /// - a value accepted in deterministic mode re-encodes to the input bytes;
+    /// - the canonical encoding read from the view equals that of its tree;
     /// - the canonical encoding of a wellFormed value decodes in deterministic
     ///   mode and re-encodes to itself (decode→encode→decode idempotence).
     public static func cbor(_ bytes: [UInt8]) -> [String] {
@@ -64,6 +65,10 @@ public enum FuzzTargets {
         }
         if let value = values[.wellFormed] {
             let encoded = CBOREncoder.canonical(value)
+            // The encoder reads the view directly; the tree path must agree.
+            if CBOREncoder.canonical(CBORValue(value)) != encoded {
+                problems.append("canonical encoding of the view differs from that of its tree")
+            }
             do {
                 let again = try CBORDecoder(mode: .deterministic).decode(encoded)
                 if CBOREncoder.canonical(again) != encoded {

@@ -26,9 +26,50 @@ public enum CBOREncoder {
         appendNode(value, to: &out)
     }
 
-    /// Appends the canonical encoding of a decoded item to `out`.
+    /// Appends the canonical encoding of a decoded item to `out`. Read
+    /// straight from the input: strings are copied as the decoder validated
+    /// them, and a map's keys are encoded into one scratch buffer and sorted
+    /// only when they are out of order.
     public static func append(_ item: CBORItem, to out: inout [UInt8]) {
-        appendNode(item, to: &out)
+        switch item.content {
+        case .bytes, .text:
+            let head = item.head
+            if !head.isIndefinite {
+                let payload = item.payload(head)
+                appendHead(major: head.major, UInt64(payload.count), to: &out)
+                out.append(contentsOf: payload)
+            } else {
+                let chunks = item.stringChunks ?? []
+                appendHead(major: head.major, UInt64(chunks.reduce(0) { $0 + $1.count }), to: &out)
+                for chunk in chunks { out.append(contentsOf: chunk) }
+            }
+        case .array(let items):
+            appendHead(major: 4, UInt64(items.count), to: &out)
+            for element in items { append(element, to: &out) }
+        case .map(let entries):
+            appendHead(major: 5, UInt64(entries.count), to: &out)
+            var keys: [UInt8] = []
+            var order: [(key: Range<Int>, value: CBORItem)] = []
+            order.reserveCapacity(entries.count)
+            var sorted = true
+            for (key, value) in entries {
+                let start = keys.count
+                append(key, to: &keys)
+                if let last = order.last, !keys[last.key].lexicographicallyPrecedes(keys[start...]) { sorted = false }
+                order.append((start..<keys.count, value))
+            }
+            if !sorted { order.sort { keys[$0.key].lexicographicallyPrecedes(keys[$1.key]) } }
+            for entry in order {
+                out.append(contentsOf: keys[entry.key])
+                append(entry.value, to: &out)
+            }
+        case .tag(let number, let content):
+            appendHead(major: 6, number, to: &out)
+            append(content, to: &out)
+        default:
+            // Integers, simple values and floats: no children, nothing to copy.
+            appendNode(item, to: &out)
+        }
     }
 
     static func appendNode<T: CBORNodeConvertible>(_ value: T, to out: inout [UInt8]) {

@@ -98,7 +98,8 @@ struct DeviceAttestCommand: ParsableCommand {
         commandName: "attest",
         abstract: "Generate a key and attest it, as DCAppAttestService.attestKey does.",
         discussion: """
-            Prints the key id, the attestation object and its receipt (base64), one per line; with \
+            Prints the key id, the attestation object, its receipt and the public key (X9.63), base64, \
+            one `name: value` per line; with \
             --json, {"keyId", "attestationObject", "clientDataHash", "publicKey"}. The challenge is \
             passed as clientDataHash as given (Apple's samples do this), or hashed with --hash-challenge.
             """
@@ -140,6 +141,7 @@ struct DeviceAttestCommand: ParsableCommand {
             print("keyId: \(Data(made.keyId).base64EncodedString())")
             print("attestationObject: \(Data(made.attestationObject).base64EncodedString())")
             print("receipt: \(Data(made.receipt).base64EncodedString())")
+            print("publicKey: \(Data(made.publicKey).base64EncodedString())")
         }
     }
 }

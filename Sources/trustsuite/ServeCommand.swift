@@ -6,7 +6,7 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run a local stand-in for an Apple service.",
-        subcommands: [ServeDeviceCheckCommand.self]
+        subcommands: [ServeDeviceCheckCommand.self, DeveloperTokenCommand.self]
     )
 }
 
@@ -63,6 +63,29 @@ struct ServeDeviceCheckCommand: AsyncParsableCommand {
             }
         } catch {
             throw CLIError("devicecheck service on \(host):\(port): \(error)")
+        }
+    }
+}
+
+struct DeveloperTokenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "developer-token",
+        abstract: "Print a DeviceCheck developer token (ES256 JWT: kid, iss = team, iat = now) for curl and scripts.",
+        discussion: "Valid for an hour at Apple's service and at `trustsuite serve devicecheck`."
+    )
+
+    @Option(name: .long, help: "The developer team id.")
+    var team: String
+
+    @Option(name: .long, help: ArgumentHelp("The team key: KEYID=FILE, FILE the .p8 private key.", valueName: "keyid=file"))
+    var key: String
+
+    func run() async throws {
+        do {
+            let (keyId, privateKey) = try DeveloperKey.privateKey(argument: key)
+            print(try await DeveloperTokens.make(team: team, keyId: keyId, key: privateKey))
+        } catch let error as DeviceCheckServiceError {
+            throw CLIError(error.description)
         }
     }
 }
