@@ -275,3 +275,39 @@ var currentMonth: String {
         #expect(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))["bit0"] == .bool(true))
     }
 }
+
+/// `trustsuite device …` as separate processes: concurrent `assert` calls on
+/// one key never print the same counter.
+@Suite struct DeviceCommandTests {
+    @Test func concurrentAssertProcessesNeverShareACounter() throws {
+        let team = try Team()
+        defer { try? FileManager.default.removeItem(at: team.folder) }
+        let state = try team.device("phone")
+        let attest = try CLI.run(["device", "attest", "--state", state, "--challenge", "AAEC", "--json"])
+        try #require(attest.status == 0, "\(attest)")
+        let keyId = try #require(try JSONDecoder().decode(JSONValue.self, from: Data(attest.stdout.utf8))["keyId"]?.stringValue)
+        let clientData = try CLI.file("client.json", Array("{}".utf8), in: team.folder)
+        let counters = ConcurrentBox()
+        DispatchQueue.concurrentPerform(iterations: 12) { _ in
+            let outcome = try? CLI.run(["device", "assert", "--state", state, "--key-id", keyId, "--client-data", clientData.path,
+                                        "--json"])
+            let counter = outcome.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.stdout.utf8))["counter"]?.int64Value }
+            counters.append(counter ?? -1)
+        }
+        #expect(counters.values.sorted() == (1...12).map(Int64.init))
+        // Refusals name the problem in one line, exit 2.
+        let missing = try CLI.run(["device", "assert", "--state", state, "--key-id", "AAAA", "--client-data", clientData.path])
+        #expect(missing.status == 2 && missing.stderr.hasPrefix("trustsuite: no key"), "\(missing)")
+        let again = try CLI.run(["device", "init", "--state", state, "--app-id", "\(Team.id).x", "--environment", "production"])
+        #expect(again.status == 2 && again.stderr.contains("already holds a device"), "\(again)")
+        let noDevice = try CLI.run(["device", "ca", "--state", team.folder.appendingPathComponent("none").path])
+        #expect(noDevice.status == 2 && noDevice.stderr.contains("no device"), "\(noDevice)")
+    }
+}
+
+final class ConcurrentBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Int64] = []
+    func append(_ value: Int64) { lock.lock(); items.append(value); lock.unlock() }
+    var values: [Int64] { lock.lock(); defer { lock.unlock() }; return items }
+}
