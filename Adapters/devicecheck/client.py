@@ -87,10 +87,13 @@ def load(base, team, key_id, p8_path, total, clients, tokens):
         value = False
         for n in range(per_client):
             body = {"device_token": token, "transaction_id": str(uuid.uuid4()), "timestamp": int(time.time() * 1000)}
-            if n % 4 == 3:
+            if n % 4 == 3 and n != per_client - 1:
                 status, _, elapsed = send(connection, "query_two_bits", body)
             else:
-                value = not value if n % 4 != 2 else value
+                # Toggle, toggle, write again; the last write of every client
+                # sets its bit, so an update that clears the other bit of the
+                # device (a lost update) always shows in the final query.
+                value = True if n == per_client - 1 else (not value if n % 4 != 2 else value)
                 body[bit] = value
                 status, _, elapsed = send(connection, "update_two_bits", body)
                 if status == 200:
