@@ -104,8 +104,10 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "StrictCBOR", "AppAttest", "ReferenceSubjects", "ConformanceKit",
+                "StrictCBOR", "AppAttest", "AppAttestGenerator", "ReferenceSubjects", "ConformanceKit",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         .executableTarget(

@@ -19,14 +19,11 @@ binary="$here/.build/release/$target"
 work="$here/.build/corpus/$target"
 crashes="$here/.build/crashes/$target"
 mkdir -p "$work" "$crashes"
+# The dictionary named in the harness's options file (checked against
+# FuzzTargets' Harness registry by swift test).
 dict=()
-# The dictionary of each harness is named in FuzzTargets' Harness registry;
-# the names here follow it (a test checks both exist).
-case "$target" in
-  FuzzReceipt) dict=("-dict=$here/Dictionaries/der.dict") ;;
-  FuzzACL) dict=("-dict=$here/Dictionaries/acl.dict") ;;
-  *) dict=("-dict=$here/Dictionaries/cbor.dict") ;;
-esac
+name="$(sed -nE 's/^dict *= *([^ ]+)$/\1/p' "$here/Options/$target.options" 2>/dev/null | head -1)"
+[ -n "$name" ] && dict=("-dict=$here/Dictionaries/$name")
 
 export SWIFT_BACKTRACE=enable=no
 exec "$binary" "$work" "$here/Corpus/$target" "${dict[@]}" \

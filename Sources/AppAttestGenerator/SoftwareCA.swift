@@ -82,15 +82,9 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
         authData += request.environment.aaguid
         authData += [UInt8(keyId.count >> 8), UInt8(keyId.count & 0xFF)] + keyId + cose + request.trailing
 
-        var hasher = SHA256()
-        hasher.update(data: authData)
-        hasher.update(data: request.clientDataHash)
-        let nonce = Array(hasher.finalize())
-        let leaf = try GeneratorPKI.der(pki.leafCertificate(
-            subject: "TrustSuite Test " + BinaryText.hex(keyId), key: request.credentialKey.publicKey,
-            issuer: AttestationPKI.intermediateName, issuerKey: pki.p384("attestation-intermediate"),
-            serial: Int(UInt32.random(in: 1...UInt32.max)), notBefore: request.notBefore, notAfter: request.notAfter,
-            extra: [Certificate.Extension(oid: NonceExtension.oid, critical: false, value: NonceShapes.standard(nonce)[...])]))
+        let leaf = try credentialCertificate(authData: authData, clientDataHash: request.clientDataHash,
+                                             key: request.credentialKey.publicKey, notBefore: request.notBefore,
+                                             notAfter: request.notAfter)
 
         var spec = ReceiptSpec(pki: pki)
         spec.appId = request.appId
@@ -102,10 +96,40 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
         spec.environment = request.environment == .production ? "production" : "sandbox"
         let receipts = try ReceiptPKI(pki, root: receiptRoot, intermediate: receiptIntermediate, signer: receiptSigner)
         let receipt = try ReceiptBuilder(pki: receipts).build(spec).bytes
+        return (object(leaf: leaf, authData: authData, receipt: receipt), receipt)
+    }
+
+    /// A credential certificate for `key` whose nonce extension covers
+    /// `authData` ‖ `clientDataHash`, issued by the test intermediate.
+    package func credentialCertificate(
+        authData: [UInt8], clientDataHash: [UInt8], key: P256.Signing.PublicKey, notBefore: Date, notAfter: Date
+    ) throws -> [UInt8] {
+        var hasher = SHA256()
+        hasher.update(data: authData)
+        hasher.update(data: clientDataHash)
+        let nonce = Array(hasher.finalize())
+        let keyId = Array(SHA256.hash(data: key.x963Representation))
+        return try GeneratorPKI.der(pki.leafCertificate(
+            subject: "TrustSuite Test " + BinaryText.hex(keyId), key: key,
+            issuer: AttestationPKI.intermediateName, issuerKey: pki.p384("attestation-intermediate"),
+            serial: Int(UInt32.random(in: 1...UInt32.max)), notBefore: notBefore, notAfter: notAfter,
+            extra: [Certificate.Extension(oid: NonceExtension.oid, critical: false, value: NonceShapes.standard(nonce)[...])]))
+    }
+
+    /// The attestation object around a credential certificate: canonical
+    /// `{fmt, attStmt: {x5c: [leaf, intermediate], receipt}, authData}`.
+    package func object(leaf: [UInt8], authData: [UInt8], receipt: [UInt8]) -> [UInt8] {
         let parts = AttestationParts(fmt: .text("apple-appattest"), x5c: [leaf, attestationIntermediate], receipt: receipt,
                                      authData: authData)
-        return (CBOREncoder.canonical(parts.standard), receipt)
+        return CBOREncoder.canonical(parts.standard)
     }
+
+    /// The credential key the generated vectors attest (from the seed).
+    package var vectorCredentialKey: P256.Signing.PrivateKey { pki.p256("credential") }
+
+    /// The App ID and clientDataHash of the generated vectors' baselines.
+    package static var vectorAppId: String { AppAttestVectors.appId }
+    package static var vectorClientDataHash: [UInt8] { AppAttestVectors.clientDataHash }
 
     /// An assertion object: `{"signature": DER, "authenticatorData": bytes}`, canonical.
     package static func assertionObject(signature: [UInt8], authenticatorData: [UInt8]) -> [UInt8] {

@@ -1,4 +1,5 @@
 import ConformanceKit
+import StrictCBOR
 
 /// The registry of libFuzzer harnesses: each is a folder `Fuzz/Sources/<name>`
 /// holding a thin `LLVMFuzzerTestOneInput` over `run`, a seed corpus in
@@ -12,15 +13,46 @@ public enum Harness: String, CaseIterable, Sendable {
     case assertion = "FuzzAssertion"
     case receipt = "FuzzReceipt"
     case acl = "FuzzACL"
+    case cborDeterministic = "FuzzCBORDeterministic"
+    case cborCTAP2 = "FuzzCBORCTAP2"
+    case authenticatorData = "FuzzAuthenticatorData"
+    case coseKey = "FuzzCOSEKey"
+    case deviceCheck = "FuzzDeviceCheck"
+    case vectorFile = "FuzzVectorFile"
+    case attestationVerify = "FuzzAttestationVerify"
+    case attestationResigned = "FuzzAttestationResigned"
 
-    /// The oracle run on each input: the problems found (empty when fine).
-    public var run: @Sendable ([UInt8]) -> [String] {
+    /// An oracle: the problems found in one input (empty when fine). The
+    /// verifiers are async (chain validation is); the rest run inline.
+    public enum Oracle: Sendable {
+        case sync(@Sendable ([UInt8]) -> [String])
+        case async(@Sendable ([UInt8]) async -> [String])
+    }
+
+    /// The oracle run on each input.
+    public var oracle: Oracle {
         switch self {
-        case .cbor: FuzzTargets.cbor
-        case .attestation: FuzzTargets.attestation
-        case .assertion: FuzzTargets.assertion
-        case .receipt: FuzzTargets.receipt
-        case .acl: FuzzTargets.aclEvaluate
+        case .cbor: .sync(FuzzTargets.cbor)
+        case .attestation: .sync(FuzzTargets.attestation)
+        case .assertion: .sync(FuzzTargets.assertion)
+        case .receipt: .sync(FuzzTargets.receipt)
+        case .acl: .sync(FuzzTargets.aclEvaluate)
+        case .cborDeterministic: .sync(FuzzTargets.cborStrict(.deterministic))
+        case .cborCTAP2: .sync(FuzzTargets.cborStrict(.ctap2))
+        case .authenticatorData: .sync(FuzzTargets.authenticatorData)
+        case .coseKey: .sync(FuzzTargets.coseKey)
+        case .deviceCheck: .sync(FuzzTargets.deviceCheck)
+        case .vectorFile: .sync(FuzzTargets.vectorFile)
+        case .attestationVerify: .async(FuzzTargets.attestationVerify)
+        case .attestationResigned: .async(FuzzTargets.attestationResigned)
+        }
+    }
+
+    /// Runs the oracle on `bytes` (what the replay tests call).
+    public func check(_ bytes: [UInt8]) async -> [String] {
+        switch oracle {
+        case .sync(let run): run(bytes)
+        case .async(let run): await run(bytes)
         }
     }
 
@@ -32,20 +64,36 @@ public enum Harness: String, CaseIterable, Sendable {
         case .assertion: .appAttestAssertion
         case .receipt: .appAttestReceipt
         case .acl: .keychainACL
+        case .cborDeterministic, .cborCTAP2: .cbor
+        case .authenticatorData, .coseKey, .attestationVerify, .attestationResigned: .appAttestAttestation
+        case .deviceCheck: .devicecheck
+        case .vectorFile: .cbor
         }
     }
 
     /// The libFuzzer dictionary under `Fuzz/Dictionaries/`.
     public var dictionary: String {
         switch self {
-        case .cbor, .attestation, .assertion: "cbor.dict"
+        case .cbor, .attestation, .assertion, .cborDeterministic, .cborCTAP2, .authenticatorData, .coseKey,
+             .attestationVerify, .attestationResigned: "cbor.dict"
         case .receipt: "der.dict"
         case .acl: "acl.dict"
+        case .deviceCheck: "devicecheck.dict"
+        case .vectorFile: "vectors.dict"
         }
     }
 
     /// The libFuzzer entry for this harness (what its `@_cdecl` function calls).
     public func entry(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-        FuzzTargets.libFuzzerEntry(start, count, name: rawValue, run)
+        switch oracle {
+        case .sync(let run):
+            return FuzzTargets.libFuzzerEntry(start, count, name: rawValue, run)
+        case .async(let run):
+            // libFuzzer calls on its own thread, outside Swift's thread pool:
+            // waiting there for the task cannot starve the pool.
+            return FuzzTargets.libFuzzerEntry(start, count, name: rawValue) { bytes in
+                Blocking<[String]>.run { await run(bytes) } ?? []
+            }
+        }
     }
 }

@@ -28,6 +28,10 @@ import TestSupport
         let fuzz = Locations.fuzz
         #expect(FileManager.default.fileExists(atPath: fuzz.appendingPathComponent("Sources/\(harness.rawValue)/\(harness.rawValue).swift").path))
         #expect(FileManager.default.fileExists(atPath: fuzz.appendingPathComponent("Dictionaries/\(harness.dictionary)").path))
+        // The options file (OSS-Fuzz's form) names the registry's dictionary; run.sh and campaign.sh read it.
+        let options = (try? String(contentsOf: fuzz.appendingPathComponent("Options/\(harness.rawValue).options"), encoding: .utf8)) ?? ""
+        #expect(options.split(separator: "\n").contains("dict = \(harness.dictionary)"),
+                "Fuzz/Options/\(harness.rawValue).options should say dict = \(harness.dictionary)")
     }
 
     @Test func harnessFoldersMatchTheRegistry() throws {
@@ -37,9 +41,9 @@ import TestSupport
     }
 
     @Test(arguments: inputs("FailCases") + inputs("Corpus"))
-    func replay(_ input: Input) throws {
+    func replay(_ input: Input) async throws {
         let bytes = [UInt8](try Data(contentsOf: input.url))
-        for problem in input.harness.run(bytes) {
+        for problem in await input.harness.check(bytes) {
             Issue.record("\(input): \(problem)")
         }
     }

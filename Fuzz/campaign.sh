@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# A fuzzing campaign over the libFuzzer harnesses of Fuzz/Sources.
+#
+#   Fuzz/campaign.sh [--seconds N] [--jobs J] [--no-build] [HARNESS…]
+#
+# Builds every harness once (fuzzer + address sanitizer, release), then runs
+# each named harness (default: all) for N seconds (default 600) with J
+# parallel libFuzzer workers (-fork=J; default: the number of cores). New
+# inputs are merged into a campaign corpus outside git,
+# Fuzz/.build/campaign/<harness>/, which later campaigns start from together
+# with the committed seeds (Fuzz/Corpus/<harness>/). Each crash is minimized
+# (-minimize_crash) into Fuzz/FailCases/<harness>/ — commit it with the fix —
+# and the raw artifact kept in Fuzz/.build/campaign-crashes/<harness>/.
+# Prints, per harness: executions, exec/s, cov, ft, corpus size, crashes.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+seconds=600
+jobs="$(nproc 2>/dev/null || echo 2)"
+build=1
+harnesses=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) seconds="${2:?--seconds needs a number}"; shift 2 ;;
+    --jobs) jobs="${2:?--jobs needs a number}"; shift 2 ;;
+    --no-build) build=0; shift ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "campaign.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    *) harnesses+=("$1"); shift ;;
+  esac
+done
+case "$seconds$jobs" in *[!0-9]*) echo "campaign.sh: --seconds and --jobs take whole numbers" >&2; exit 2 ;; esac
+if [ ${#harnesses[@]} -eq 0 ]; then
+  for folder in "$here"/Sources/Fuzz*; do harnesses+=("$(basename "$folder")"); done
+fi
+for name in "${harnesses[@]}"; do
+  [ -d "$here/Sources/$name" ] || { echo "campaign.sh: no harness $name (folders of Fuzz/Sources)" >&2; exit 2; }
+done
+
+mkdir -p "$here/.build"
+if [ "$build" = 1 ]; then
+  echo "== building ${#harnesses[@]} harnesses (fuzzer + address sanitizer)"
+  swift build --package-path "$here" -c release \
+    --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address >"$here/.build/campaign-build.log" 2>&1 \
+    || { tail -40 "$here/.build/campaign-build.log"; exit 1; }
+fi
+bin="$(swift build --package-path "$here" -c release --show-bin-path)"
+export SWIFT_BACKTRACE=enable=no
+
+# The dictionary of a harness, from its OSS-Fuzz style options file
+# (Fuzz/Options/<harness>.options, checked against the registry by swift test).
+dictionary() {
+  sed -nE 's/^dict *= *([^ ]+)$/\1/p' "$here/Options/$1.options" 2>/dev/null | head -1
+}
+
+summary=()
+for name in "${harnesses[@]}"; do
+  corpus="$here/.build/campaign/$name"
+  crashes="$here/.build/campaign-crashes/$name"
+  logs="$here/.build/campaign-logs/$name"
+  mkdir -p "$corpus" "$crashes" "$logs" "$here/FailCases/$name"
+  dict="$(dictionary "$name")"
+  dict_flag=()
+  [ -n "$dict" ] && dict_flag=("-dict=$here/Dictionaries/$dict")
+  echo "== $name: ${seconds}s, $jobs workers${dict:+, $dict}"
+  set +e
+  (cd "$logs" && "$bin/$name" "$corpus" "$here/Corpus/$name" "${dict_flag[@]}" \
+    -fork="$jobs" -ignore_crashes=1 -max_total_time="$seconds" -artifact_prefix="$crashes/" \
+    -print_final_stats=1 >"$logs/run.log" 2>&1)
+  set -e
+  # Every crash artifact, minimized, becomes a regression input.
+  found=0
+  for artifact in "$crashes"/crash-* "$crashes"/leak-* "$crashes"/timeout-* "$crashes"/oom-*; do
+    [ -e "$artifact" ] || continue
+    found=$((found + 1))
+    minimized="$here/FailCases/$name/$(basename "$artifact")"
+    [ -e "$minimized" ] && continue
+    "$bin/$name" -minimize_crash=1 -runs=10000 -exact_artifact_path="$minimized" "$artifact" >"$logs/minimize.log" 2>&1 \
+      || cp "$artifact" "$minimized"
+    [ -s "$minimized" ] || cp "$artifact" "$minimized"
+  done
+  last="$(grep -E '#[0-9]+' "$logs/run.log" | tail -1)"
+  execs="$(echo "$last" | sed -nE 's/^#([0-9]+).*/\1/p')"
+  cov="$(echo "$last" | sed -nE 's/.*cov: ([0-9]+).*/\1/p')"
+  ft="$(echo "$last" | sed -nE 's/.*ft: ([0-9]+).*/\1/p')"
+  rate="$(echo "$last" | sed -nE 's/.*exec\/s: ([0-9]+).*/\1/p')"
+  size="$(find "$corpus" -type f | wc -l | tr -d ' ')"
+  summary+=("$(printf '%-24s %12s %8s %7s %7s %8s %7s' "$name" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$size" "$found")")
+done
+
+echo
+printf '%-24s %12s %8s %7s %7s %8s %7s\n' harness executions exec/s cov ft corpus crashes
+for line in "${summary[@]}"; do echo "$line"; done
+echo "(campaign corpora: $here/.build/campaign/; crash inputs: Fuzz/FailCases/<harness>/)"

@@ -1,0 +1,147 @@
+import AppAttest
+import AppAttestGenerator
+import Crypto
+import Dispatch
+import Foundation
+import StrictCBOR
+import SwiftASN1
+import X509
+
+/// Runs async verification from a libFuzzer entry (a synchronous C call).
+final class Blocking<T: Sendable>: @unchecked Sendable {
+    private var value: T?
+    private let done = DispatchSemaphore(value: 0)
+
+    static func run(_ body: @escaping @Sendable () async -> T) -> T? {
+        let box = Blocking<T>()
+        Task.detached {
+            box.value = await body()
+            box.done.signal()
+        }
+        box.done.wait()
+        return box.value
+    }
+}
+
+/// The fixed synthetic world the verifier harnesses run in: the CA of the
+/// generated vectors (seed 1: the same keys and names as the fixtures'
+/// test PKI), their validation time, App ID and clientDataHash.
+enum FuzzWorld {
+    static let seed: UInt64 = 1
+    static let now = AppAttestGenerator.defaultNow
+    static let ca: SoftwareCA? = try? SoftwareCA.make(seed: seed, now: now)
+    static let root: Certificate? = ca.flatMap { try? Certificate(derEncoded: $0.attestationRoot) }
+    static let credentialKey: P256.Signing.PrivateKey? = ca?.vectorCredentialKey
+    static let appId = SoftwareCA.vectorAppId
+    static let clientDataHash = SoftwareCA.vectorClientDataHash
+    static let environment = AppAttestEnvironment.production
+}
+
+extension FuzzTargets {
+    /// Full verification of a fuzzed attestation object against the fixed
+    /// test root at the fixed time (key id: the object's credential id).
+    /// What verifies holds a public key hashing to the key id and counter 0,
+    /// verifies the same way twice, and never verifies against Apple's root.
+    public static func attestationVerify(_ bytes: [UInt8]) async -> [String] {
+        guard let root = FuzzWorld.root, let object = try? AttestationObject(bytes: bytes) else { return [] }
+        let keyId = object.authenticatorData.credential?.credentialId ?? []
+        do {
+                let verifier = try AttestationVerifier(appId: FuzzWorld.appId, environment: FuzzWorld.environment,
+                                                       trustAnchors: [root])
+                guard let verified = try? await verifier.verify(attestationObject: bytes, keyId: keyId,
+                                                                clientDataHash: FuzzWorld.clientDataHash, at: FuzzWorld.now) else {
+                    return []
+                }
+                var problems: [String] = []
+                if Array(SHA256.hash(data: verified.publicKey)) != keyId { problems.append("verified key does not hash to the key id") }
+                if verified.counter != 0 { problems.append("verified with counter \(verified.counter)") }
+                let again = try? await verifier.verify(attestationObject: bytes, keyId: keyId,
+                                                       clientDataHash: FuzzWorld.clientDataHash, at: FuzzWorld.now)
+                if again?.publicKey != verified.publicKey { problems.append("a second verification differs") }
+                let apple = try AttestationVerifier(appId: FuzzWorld.appId, environment: FuzzWorld.environment)
+                if (try? await apple.verify(attestationObject: bytes, keyId: keyId, clientDataHash: FuzzWorld.clientDataHash,
+                                            at: FuzzWorld.now)) != nil {
+                    problems.append("a test-PKI attestation verified against Apple's root")
+                }
+                return problems
+        } catch {
+            return ["verifier could not be made: \(error)"]
+        }
+    }
+
+    /// Re-signing harness: the input is authenticator data; a credential
+    /// certificate whose nonce covers it is issued by the test intermediate,
+    /// so verification gets past the signatures to steps 5–9. The verdict
+    /// is then predicted from the raw bytes at their fixed offsets
+    /// (independently of the parser): accepted exactly when the header and
+    /// credential data say so, and each refusal's code matches the field
+    /// that is wrong.
+    /// The verdict on a re-signed object: the verified key or the error.
+    static func resignedVerdict(_ object: [UInt8], keyId: [UInt8], root: Certificate) async -> Result<[UInt8], AppAttestError>? {
+        do {
+            let verifier = try AttestationVerifier(appId: FuzzWorld.appId, environment: FuzzWorld.environment, trustAnchors: [root])
+            return .success(try await verifier.verify(attestationObject: object, keyId: keyId,
+                                                      clientDataHash: FuzzWorld.clientDataHash, at: FuzzWorld.now).publicKey)
+        } catch let error as AppAttestError {
+            return .failure(error)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Re-signs `authData` and verifies it (for tests of the harness itself).
+    static func resign(_ authData: [UInt8]) async -> Result<[UInt8], AppAttestError>? {
+        guard let ca = FuzzWorld.ca, let root = FuzzWorld.root, let key = FuzzWorld.credentialKey,
+              let leaf = try? ca.credentialCertificate(
+                authData: authData, clientDataHash: FuzzWorld.clientDataHash, key: key.publicKey,
+                notBefore: FuzzWorld.now.addingTimeInterval(-86_400), notAfter: FuzzWorld.now.addingTimeInterval(2 * 86_400))
+        else { return nil }
+        return await resignedVerdict(ca.object(leaf: leaf, authData: authData, receipt: []),
+                                     keyId: Array(SHA256.hash(data: key.publicKey.x963Representation)), root: root)
+    }
+
+    public static func attestationResigned(_ bytes: [UInt8]) async -> [String] {
+        guard let ca = FuzzWorld.ca, let root = FuzzWorld.root, let key = FuzzWorld.credentialKey else { return [] }
+        let publicKey = Array(key.publicKey.x963Representation)
+        let keyId = Array(SHA256.hash(data: publicKey))
+        guard let leaf = try? ca.credentialCertificate(
+            authData: bytes, clientDataHash: FuzzWorld.clientDataHash, key: key.publicKey,
+            notBefore: FuzzWorld.now.addingTimeInterval(-86_400), notAfter: FuzzWorld.now.addingTimeInterval(2 * 86_400)) else {
+            return ["the test CA could not issue a certificate"]
+        }
+        let object = ca.object(leaf: leaf, authData: bytes, receipt: [])
+        guard let result = await resignedVerdict(object, keyId: keyId, root: root) else {
+            return ["verifier could not be made"]
+        }
+
+        // The fields at their offsets (rpIdHash 0..<32, flags 32, counter
+        // 33..<37, aaguid 37..<53, id length 53..<55, id 55…).
+        let rpOK = bytes.count >= 32 && Array(bytes[0..<32]) == Array(SHA256.hash(data: Array(FuzzWorld.appId.utf8)))
+        let counterZero = bytes.count >= 37 && bytes[33..<37].allSatisfy { $0 == 0 }
+        let aaguidOK = bytes.count >= 53 && Array(bytes[37..<53]) == FuzzWorld.environment.aaguid
+        let idLength = bytes.count >= 55 ? Int(bytes[53]) << 8 | Int(bytes[54]) : -1
+        let idOK = idLength == 32 && bytes.count >= 55 + 32 && Array(bytes[55..<87]) == keyId
+
+        switch result {
+        case .success(let key):
+            var problems: [String] = []
+            if key != publicKey { problems.append("verified another key") }
+            if !rpOK { problems.append("verified with a wrong rpIdHash") }
+            if !counterZero { problems.append("verified with a non-zero counter") }
+            if !aaguidOK { problems.append("verified with another environment's aaguid") }
+            if !idOK { problems.append("verified with a credential id that is not the key id") }
+            return problems
+        case .failure(let error):
+            switch error.code {
+            case .rpIdMismatch where rpOK: return ["rpIdMismatch for the right rpIdHash"]
+            case .counterNotZero where counterZero: return ["counterNotZero for a zero counter"]
+            case .aaguidMismatch where aaguidOK: return ["aaguidMismatch for the right aaguid"]
+            case .credentialIdMismatch where idOK: return ["credentialIdMismatch for the key id"]
+            case .nonceMismatch, .certificateChainInvalid, .missingCertificates, .unsupportedFormat, .nonceExtensionMissing,
+                 .keyIdMismatch:
+                return ["\(error.code) on an object the test CA signed correctly: \(error)"]
+            default: return []
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import AppAttest
+import Foundation
+@testable import FuzzTargets
+import Testing
+import TestSupport
+
+/// The re-signing harness reaches the checks after the signatures: a seed
+/// (the generated baseline's authenticator data) verifies, and a change to
+/// one field gives that field's error, not a signature or nonce error.
+@Suite struct DeepHarnessTests {
+    /// The seeds that verify once re-signed (the baselines among them).
+    static func verifyingSeeds() async -> [[UInt8]] {
+        let folder = Locations.fuzz.appendingPathComponent("Corpus/FuzzAttestationResigned")
+        var found: [[UInt8]] = []
+        for url in Locations.files(in: folder) {
+            guard let seed = try? [UInt8](Data(contentsOf: url)), seed.count > 87 else { continue }
+            if case .success? = await FuzzTargets.resign(seed) { found.append(seed) }
+        }
+        return found
+    }
+
+    @Test func baselineVerifiesAndEachFieldGivesItsError() async throws {
+        let seeds = await Self.verifyingSeeds()
+        let seed = try #require(seeds.first, "no seed of FuzzAttestationResigned verifies once re-signed")
+        let changes: [(Int, AppAttestError.Code)] = [(0, .rpIdMismatch), (36, .counterNotZero), (40, .aaguidMismatch),
+                                                     (60, .credentialIdMismatch)]
+        for (offset, code) in changes {
+            var changed = seed
+            changed[offset] ^= 0x01
+            guard case .failure(let error)? = await FuzzTargets.resign(changed) else {
+                Issue.record("byte \(offset) changed: verified")
+                continue
+            }
+            #expect(error.code == code, "byte \(offset)")
+        }
+        #expect(await FuzzTargets.attestationResigned(seed).isEmpty)
+    }
+}
