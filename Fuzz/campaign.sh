@@ -39,6 +39,9 @@ done
 mkdir -p "$here/.build"
 if [ "$build" = 1 ]; then
   echo "== building ${#harnesses[@]} harnesses (fuzzer + address sanitizer)"
+  # SwiftPM keeps the build plan of a path dependency until a manifest
+  # changes, so a new source file in FuzzTargets would be left out.
+  touch "$here/Package.swift"
   swift build --package-path "$here" -c release \
     --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address >"$here/.build/campaign-build.log" 2>&1 \
     || { tail -40 "$here/.build/campaign-build.log"; exit 1; }

@@ -12,6 +12,9 @@ target="${1:?usage: Fuzz/run.sh TARGET SECONDS [libFuzzer flags]}"
 seconds="${2:?usage: Fuzz/run.sh TARGET SECONDS [libFuzzer flags]}"
 shift 2
 
+# SwiftPM keeps the build plan of a path dependency until a manifest
+# changes, so a new source file in FuzzTargets would be left out.
+touch "$here/Package.swift"
 swift build --package-path "$here" -c release --product "$target" \
   --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address
 

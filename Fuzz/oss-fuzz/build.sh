@@ -1,0 +1,43 @@
+#!/bin/bash -eu
+# OSS-Fuzz / ClusterFuzzLite build script for TrustSuite's libFuzzer harnesses.
+#
+# Inside OSS-Fuzz's base-builder-swift image: SRC, OUT and WORK are set and
+# `precompile_swift` provides SWIFTFLAGS. Outside (this script also runs on a
+# plain machine with the Swift toolchain): set OUT (and optionally SRC, WORK)
+# to local folders, e.g.
+#   OUT=/tmp/out SRC=$PWD/.. WORK=/tmp/work Fuzz/oss-fuzz/build.sh
+# For each harness of Fuzz/Sources it puts into $OUT: the binary <name>,
+# <name>.dict, <name>.options and <name>_seed_corpus.zip.
+: "${OUT:?set OUT to the folder that receives the harnesses}"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+fuzz="$(dirname "$here")"
+WORK="${WORK:-$fuzz/.build/oss-fuzz-work}"
+mkdir -p "$OUT" "$WORK"
+
+if command -v precompile_swift >/dev/null 2>&1 || [ -f /usr/local/bin/precompile_swift ]; then
+  # shellcheck disable=SC1091
+  . precompile_swift
+fi
+# OSS-Fuzz's flags when present; the verified local recipe otherwise.
+flags="${SWIFTFLAGS:--Xswiftc -sanitize=fuzzer,address --sanitize=fuzzer --sanitize=address}"
+
+# SwiftPM keeps the build plan of a path dependency until a manifest
+# changes, so a new source file in FuzzTargets would be left out.
+touch "$fuzz/Package.swift"
+# shellcheck disable=SC2086
+swift build --package-path "$fuzz" -c release $flags
+bin="$(swift build --package-path "$fuzz" -c release --show-bin-path)"
+
+for folder in "$fuzz"/Sources/Fuzz*; do
+  name="$(basename "$folder")"
+  cp "$bin/$name" "$OUT/$name"
+  options="$fuzz/Options/$name.options"
+  cp "$options" "$OUT/$name.options"
+  dict="$(sed -nE 's/^dict *= *([^ ]+)$/\1/p' "$options" | head -1)"
+  [ -n "$dict" ] && cp "$fuzz/Dictionaries/$dict" "$OUT/$name.dict"
+  # The options file names the dictionary as OSS-Fuzz ships it: <name>.dict.
+  sed -i -E "s/^dict *= *.*/dict = $name.dict/" "$OUT/$name.options"
+  rm -f "$OUT/${name}_seed_corpus.zip"
+  (cd "$fuzz/Corpus/$name" && zip -q -j "$OUT/${name}_seed_corpus.zip" ./*)
+done
+echo "built $(ls "$fuzz"/Sources | grep -c '^Fuzz') harnesses into $OUT"
