@@ -42,9 +42,13 @@ if [ "$build" = 1 ]; then
   # SwiftPM keeps the build plan of a path dependency until a manifest
   # changes, so a new source file in FuzzTargets would be left out.
   touch "$here/Package.swift"
-  swift build --package-path "$here" -c release \
-    --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address >"$here/.build/campaign-build.log" 2>&1 \
-    || { tail -40 "$here/.build/campaign-build.log"; exit 1; }
+  # One product at a time: a plain `swift build` would also link the
+  # package's own executables with libFuzzer's main.
+  for name in "${harnesses[@]}"; do
+    swift build --package-path "$here" -c release --product "$name" \
+      --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address >>"$here/.build/campaign-build.log" 2>&1 \
+      || { tail -40 "$here/.build/campaign-build.log"; exit 1; }
+  done
 fi
 bin="$(swift build --package-path "$here" -c release --show-bin-path)"
 export SWIFT_BACKTRACE=enable=no

@@ -24,8 +24,12 @@ flags="${SWIFTFLAGS:--Xswiftc -sanitize=fuzzer,address --sanitize=fuzzer --sanit
 # SwiftPM keeps the build plan of a path dependency until a manifest
 # changes, so a new source file in FuzzTargets would be left out.
 touch "$fuzz/Package.swift"
-# shellcheck disable=SC2086
-swift build --package-path "$fuzz" -c release $flags
+# One product at a time: a plain `swift build` would also link the
+# package's own executables with libFuzzer's main.
+for folder in "$fuzz"/Sources/Fuzz*; do
+  # shellcheck disable=SC2086
+  swift build --package-path "$fuzz" -c release --product "$(basename "$folder")" $flags
+done
 bin="$(swift build --package-path "$fuzz" -c release --show-bin-path)"
 
 for folder in "$fuzz"/Sources/Fuzz*; do
