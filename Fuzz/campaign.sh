@@ -53,11 +53,8 @@ fi
 bin="$(swift build --package-path "$here" -c release --show-bin-path)"
 export SWIFT_BACKTRACE=enable=no
 
-# The dictionary of a harness, from its OSS-Fuzz style options file
-# (Fuzz/Options/<harness>.options, checked against the registry by swift test).
-dictionary() {
-  sed -nE 's/^dict *= *([^ ]+)$/\1/p' "$here/Options/$1.options" 2>/dev/null | head -1
-}
+# Flags and ASan options of a harness: its options file (Fuzz/options.sh).
+. "$here/options.sh"
 
 summary=()
 for name in "${harnesses[@]}"; do
@@ -65,12 +62,10 @@ for name in "${harnesses[@]}"; do
   crashes="$here/.build/campaign-crashes/$name"
   logs="$here/.build/campaign-logs/$name"
   mkdir -p "$corpus" "$crashes" "$logs" "$here/FailCases/$name"
-  dict="$(dictionary "$name")"
-  dict_flag=()
-  [ -n "$dict" ] && dict_flag=("-dict=$here/Dictionaries/$dict")
-  echo "== $name: ${seconds}s, $jobs workers${dict:+, $dict}"
+  harness_options "$here" "$name"
+  echo "== $name: ${seconds}s, $jobs workers ${libfuzzer_flags[*]##*/}"
   set +e
-  (cd "$logs" && "$bin/$name" "$corpus" "$here/Corpus/$name" "${dict_flag[@]}" \
+  (cd "$logs" && ASAN_OPTIONS="$asan_options" "$bin/$name" "$corpus" "$here/Corpus/$name" "${libfuzzer_flags[@]}" \
     -fork="$jobs" -ignore_crashes=1 -max_total_time="$seconds" -artifact_prefix="$crashes/" \
     -print_final_stats=1 >"$logs/run.log" 2>&1)
   set -e
@@ -81,7 +76,8 @@ for name in "${harnesses[@]}"; do
     found=$((found + 1))
     minimized="$here/FailCases/$name/$(basename "$artifact")"
     [ -e "$minimized" ] && continue
-    "$bin/$name" -minimize_crash=1 -runs=10000 -exact_artifact_path="$minimized" "$artifact" >"$logs/minimize.log" 2>&1 \
+    ASAN_OPTIONS="$asan_options" "$bin/$name" "${libfuzzer_flags[@]}" -minimize_crash=1 -max_total_time=30 \
+      -exact_artifact_path="$minimized" "$artifact" >"$logs/minimize.log" 2>&1 \
       || cp "$artifact" "$minimized"
     [ -s "$minimized" ] || cp "$artifact" "$minimized"
   done

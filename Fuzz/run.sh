@@ -22,12 +22,11 @@ binary="$here/.build/release/$target"
 work="$here/.build/corpus/$target"
 crashes="$here/.build/crashes/$target"
 mkdir -p "$work" "$crashes"
-# The dictionary named in the harness's options file (checked against
-# FuzzTargets' Harness registry by swift test).
-dict=()
-name="$(sed -nE 's/^dict *= *([^ ]+)$/\1/p' "$here/Options/$target.options" 2>/dev/null | head -1)"
-[ -n "$name" ] && dict=("-dict=$here/Dictionaries/$name")
+# Flags and ASan options from the harness's options file (Fuzz/options.sh).
+. "$here/options.sh"
+harness_options "$here" "$target"
+export ASAN_OPTIONS="$asan_options"
 
 export SWIFT_BACKTRACE=enable=no
-exec "$binary" "$work" "$here/Corpus/$target" "${dict[@]}" \
+exec "$binary" "$work" "$here/Corpus/$target" "${libfuzzer_flags[@]}" \
   -max_total_time="$seconds" -artifact_prefix="$crashes/" -print_final_stats=1 "$@"
