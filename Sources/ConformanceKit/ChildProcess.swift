@@ -89,16 +89,8 @@ final class ChildProcess: @unchecked Sendable {
     func write(_ bytes: [UInt8]) throws {
         let fd = lock.withLock { inputFD }
         guard fd >= 0 else { throw AdapterError("the adapter's input is closed") }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                posixWrite(fd, buffer.baseAddress.map { $0 + offset }, bytes.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw AdapterError("cannot write to the adapter: \(String(cString: strerror(errno)))")
-            }
-            offset += written
+        guard writeAll(fd, bytes) else {
+            throw AdapterError("cannot write to the adapter: \(String(cString: strerror(errno)))")
         }
     }
 
@@ -201,9 +193,6 @@ final class ChildProcess: @unchecked Sendable {
     ]
 }
 
-private func posixWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-    write(fd, bytes, count)
-}
 
 /// Reads one pipe on a thread of its own until end of file or `finish()`,
 /// polling so that a pipe held open by an escaped grandchild never pins it.

@@ -7,9 +7,22 @@ import Darwin
 #endif
 import Foundation
 
-/// The C library's write(2), named apart from `AtomicFile.write`.
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
+/// Writes all of `bytes` to `descriptor`, retrying short writes and EINTR;
+/// false on an error, with `errno` set (the adapter runner's pipes and the
+/// atomic state files both use it).
+func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes.withUnsafeBytes { buffer in
+            write(descriptor, buffer.baseAddress.map { $0 + offset }, bytes.count - offset)
+        }
+        if written < 0 {
+            if errno == EINTR { continue }
+            return false
+        }
+        offset += written
+    }
+    return true
 }
 
 /// Errors of the state-file helpers, with the path and the system's reason.
@@ -38,22 +51,16 @@ public enum AtomicFile {
         defer {
             if !ok { unlink(temporary) }
         }
-        let data = Array(bytes)
-        var written = 0
-        while written < data.count {
-            let result = data.withUnsafeBytes { buffer in
-                systemWrite(descriptor, buffer.baseAddress.map { $0 + written }, data.count - written)
-            }
-            if result < 0 {
-                if errno == EINTR { continue }
-                close(descriptor)
-                throw StateFileError("cannot write", temporary)
-            }
-            written += result
+        // The error is made before close(), which may change errno.
+        guard writeAll(descriptor, Array(bytes)) else {
+            let error = StateFileError("cannot write", temporary)
+            close(descriptor)
+            throw error
         }
         guard fsync(descriptor) == 0 else {
+            let error = StateFileError("cannot flush", temporary)
             close(descriptor)
-            throw StateFileError("cannot flush", temporary)
+            throw error
         }
         close(descriptor)
         guard rename(temporary, target) == 0 else { throw StateFileError("cannot replace", target) }
