@@ -76,8 +76,11 @@ extension FuzzTargets {
         return problems
     }
 
-    /// The fixed instant DeviceCheck requests are handled at.
-    static let deviceCheckTime = Date(timeIntervalSince1970: 1_768_478_400)
+    /// Apple's plain-text DeviceCheck answers: the only texts a response may carry.
+    static let deviceCheckTexts: Set<String> = [
+        DeviceCheckServer.Message.badToken, DeviceCheckServer.Message.badBits, DeviceCheckServer.Message.badTimestamp,
+        DeviceCheckServer.Message.badTransaction, DeviceCheckServer.Message.noState,
+    ]
 
     /// A JSON body through the DeviceCheck model, as the local service
     /// passes it: every endpoint answers 200, 400 or nothing else, with
@@ -86,23 +89,20 @@ extension FuzzTargets {
         let body = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
         let request = DeviceCheckJSON.request(body)
         var problems: [String] = []
-        let texts: Set<String> = [
-            DeviceCheckServer.Message.badToken, DeviceCheckServer.Message.badBits, DeviceCheckServer.Message.badTimestamp,
-            DeviceCheckServer.Message.badTransaction, DeviceCheckServer.Message.noState,
-        ]
         var server = DeviceCheckServer()
         for endpoint in DeviceCheckServer.Endpoint.allCases {
-            let response = server.handle(endpoint, request: request, at: deviceCheckTime)
+            let response = server.handle(endpoint, request: request, at: FuzzWorld.now)
             if response.status != 200 && response.status != 400 { problems.append("\(endpoint.rawValue) answered \(response.status)") }
-            if case .text(let text) = response.body, !texts.contains(text) { problems.append("unknown answer \(text)") }
+            if case .text(let text) = response.body, !deviceCheckTexts.contains(text) { problems.append("unknown answer \(text)") }
         }
-        if server.handle(.updateTwoBits, request: request, at: deviceCheckTime).status == 200 {
-            let query = server.handle(.queryTwoBits, request: request, at: deviceCheckTime)
+        if server.handle(.updateTwoBits, request: request, at: FuzzWorld.now).status == 200 {
+            let query = server.handle(.queryTwoBits, request: request, at: FuzzWorld.now)
             guard case .bits(let bit0, let bit1, let month) = query.body else {
                 return problems + ["a successful update is not found by the next query"]
             }
             if case .bool(let expected)? = request["bit0"], expected != bit0 { problems.append("bit0 not what was set") }
             if case .bool(let expected)? = request["bit1"], expected != bit1 { problems.append("bit1 not what was set") }
+            // FuzzWorld.now is 2026-01-15T12:00:00Z.
             if month != "2026-01" { problems.append("last_update_time \(month), expected 2026-01") }
         }
         return problems

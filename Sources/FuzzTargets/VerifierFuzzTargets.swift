@@ -76,42 +76,53 @@ extension FuzzTargets {
     /// (independently of the parser): accepted exactly when the header and
     /// credential data say so, and each refusal's code matches the field
     /// that is wrong.
-    /// The verdict on a re-signed object: the verified key or the error.
-    static func resignedVerdict(_ object: [UInt8], keyId: [UInt8], root: Certificate) async -> Result<[UInt8], AppAttestError>? {
-        do {
-            let verifier = try AttestationVerifier(appId: FuzzWorld.appId, environment: FuzzWorld.environment, trustAnchors: [root])
-            return .success(try await verifier.verify(attestationObject: object, keyId: keyId,
-                                                      clientDataHash: FuzzWorld.clientDataHash, at: FuzzWorld.now).publicKey)
-        } catch let error as AppAttestError {
-            return .failure(error)
-        } catch {
-            return nil
-        }
+    /// Why re-signing could not produce a verdict.
+    enum ResignFailure: Error {
+        /// The fixed world (test CA, root, credential key) is unavailable.
+        case noWorld
+        case cannotIssue(any Error)
+        case noVerifier(any Error)
     }
 
-    /// Re-signs `authData` and verifies it (for tests of the harness itself).
-    static func resign(_ authData: [UInt8]) async -> Result<[UInt8], AppAttestError>? {
-        guard let ca = FuzzWorld.ca, let root = FuzzWorld.root, let key = FuzzWorld.credentialKey,
-              let leaf = try? ca.credentialCertificate(
+    /// Re-signs `authData` — a credential certificate from the test CA whose
+    /// nonce covers it, in an object with an empty receipt — and verifies
+    /// it against the test root: the verified key or the verifier's error.
+    static func resign(_ authData: [UInt8]) async -> Result<Result<[UInt8], AppAttestError>, ResignFailure> {
+        guard let ca = FuzzWorld.ca, let root = FuzzWorld.root, let key = FuzzWorld.credentialKey else { return .failure(.noWorld) }
+        let leaf: [UInt8]
+        let verifier: AttestationVerifier
+        do {
+            leaf = try ca.credentialCertificate(
                 authData: authData, clientDataHash: FuzzWorld.clientDataHash, key: key.publicKey,
                 notBefore: FuzzWorld.now.addingTimeInterval(-86_400), notAfter: FuzzWorld.now.addingTimeInterval(2 * 86_400))
-        else { return nil }
-        return await resignedVerdict(ca.object(leaf: leaf, authData: authData, receipt: []),
-                                     keyId: Array(SHA256.hash(data: key.publicKey.x963Representation)), root: root)
+        } catch {
+            return .failure(.cannotIssue(error))
+        }
+        do {
+            verifier = try AttestationVerifier(appId: FuzzWorld.appId, environment: FuzzWorld.environment, trustAnchors: [root])
+        } catch {
+            return .failure(.noVerifier(error))
+        }
+        do {
+            return .success(.success(try await verifier.verify(
+                attestationObject: ca.object(leaf: leaf, authData: authData, receipt: []),
+                keyId: Array(SHA256.hash(data: key.publicKey.x963Representation)),
+                clientDataHash: FuzzWorld.clientDataHash, at: FuzzWorld.now).publicKey))
+        } catch {
+            return .success(.failure(error))
+        }
     }
 
     public static func attestationResigned(_ bytes: [UInt8]) async -> [String] {
-        guard let ca = FuzzWorld.ca, let root = FuzzWorld.root, let key = FuzzWorld.credentialKey else { return [] }
+        guard let key = FuzzWorld.credentialKey else { return [] }
         let publicKey = Array(key.publicKey.x963Representation)
         let keyId = Array(SHA256.hash(data: publicKey))
-        guard let leaf = try? ca.credentialCertificate(
-            authData: bytes, clientDataHash: FuzzWorld.clientDataHash, key: key.publicKey,
-            notBefore: FuzzWorld.now.addingTimeInterval(-86_400), notAfter: FuzzWorld.now.addingTimeInterval(2 * 86_400)) else {
-            return ["the test CA could not issue a certificate"]
-        }
-        let object = ca.object(leaf: leaf, authData: bytes, receipt: [])
-        guard let result = await resignedVerdict(object, keyId: keyId, root: root) else {
-            return ["verifier could not be made"]
+        let result: Result<[UInt8], AppAttestError>
+        switch await resign(bytes) {
+        case .success(let verdict): result = verdict
+        case .failure(.noWorld): return []
+        case .failure(.cannotIssue(let error)): return ["the test CA could not issue a certificate: \(error)"]
+        case .failure(.noVerifier(let error)): return ["verifier could not be made: \(error)"]
         }
 
         // The fields at their offsets (rpIdHash 0..<32, flags 32, counter

@@ -14,7 +14,7 @@ import TestSupport
         var found: [[UInt8]] = []
         for url in Locations.files(in: folder) {
             guard let seed = try? [UInt8](Data(contentsOf: url)), seed.count > 87 else { continue }
-            if case .success? = await FuzzTargets.resign(seed) { found.append(seed) }
+            if case .success(.success) = await FuzzTargets.resign(seed) { found.append(seed) }
         }
         return found
     }
@@ -27,7 +27,7 @@ import TestSupport
         for (offset, code) in changes {
             var changed = seed
             changed[offset] ^= 0x01
-            guard case .failure(let error)? = await FuzzTargets.resign(changed) else {
+            guard case .success(.failure(let error)) = await FuzzTargets.resign(changed) else {
                 Issue.record("byte \(offset) changed: verified")
                 continue
             }
