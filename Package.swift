@@ -121,7 +121,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
-        .target(name: "TestSupport", dependencies: ["ConformanceKit"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ConformanceKit", "AppAttest"], path: "Tests/TestSupport"),
         .testTarget(
             name: "StrictCBORTests",
             dependencies: [

@@ -27,15 +27,7 @@ struct RealDataTests {
     }
 
     func code(_ body: () async throws -> Void) async -> AppAttestError.Code? {
-        do {
-            try await body()
-            return nil
-        } catch let error as AppAttestError {
-            return error.code
-        } catch {
-            Issue.record("a foreign error is neither an acceptance nor a rejection: \(error)")
-            return nil
-        }
+        await appAttestErrorCode(body)
     }
 
     @Test(arguments: RealData.attestations)

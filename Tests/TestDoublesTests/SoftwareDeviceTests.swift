@@ -5,6 +5,7 @@ import Crypto
 import Foundation
 import StrictCBOR
 import Testing
+import TestSupport
 import X509
 
 /// The software device end to end through the reference verifier: what it
@@ -52,7 +53,7 @@ import X509
         let replay = try device.assert(keyId: made.keyId, clientData: Array("again".utf8),
                                        options: .init(replayCounter: true))
         #expect(replay.counter == 3)
-        #expect(errorCode {
+        #expect(await appAttestErrorCode {
             _ = try assertions.verify(assertion: replay.assertion, clientData: Array("again".utf8), publicKey: key,
                                           previousCounter: stored)
         } == AppAttestError.Code.counterNotIncreasing)
@@ -62,12 +63,12 @@ import X509
         let device = try Self.makeDevice()
         defer { try? FileManager.default.removeItem(at: device.stateDirectory) }
         let made = try device.attest(clientDataHash: [1, 2, 3])
-        #expect(await errorCode {
+        #expect(await appAttestErrorCode {
             _ = try await verifier(device, apple: true).verify(attestationObject: made.attestationObject, keyId: made.keyId,
                                                                    clientDataHash: [1, 2, 3], at: Date())
         } == AppAttestError.Code.certificateChainInvalid)
         // The receipt alone, against Apple Root CA - G3.
-        #expect(await errorCode {
+        #expect(await appAttestErrorCode {
             _ = try await ReceiptVerifier().verify(receipt: made.receipt, at: Date())
         } == AppAttestError.Code.receiptChainInvalid)
         let roots = try device.testRoots
@@ -85,7 +86,7 @@ import X509
         ]
         for (options, code) in cases {
             let made = try device.attest(clientDataHash: hash, options: options)
-            #expect(await errorCode {
+            #expect(await appAttestErrorCode {
                 _ = try await verifier(device).verify(attestationObject: made.attestationObject, keyId: made.keyId,
                                                           clientDataHash: hash, at: Date())
             } == code)
@@ -97,14 +98,14 @@ import X509
         #expect(verified.extensions?.mapValue?["apple_bundle_version_01"]?.textValue == "1")
     }
 
-    @Test func assertionFailureShapesAndExtensions() throws {
+    @Test func assertionFailureShapesAndExtensions() async throws {
         let device = try Self.makeDevice()
         defer { try? FileManager.default.removeItem(at: device.stateDirectory) }
         let made = try device.attest(clientDataHash: [9])
         let key = try P256.Signing.PublicKey(x963Representation: made.publicKey)
         let assertions = AssertionVerifier(appId: Self.appId)
         let foreign = try device.assert(keyId: made.keyId, clientData: [1], options: .init(foreignKey: true))
-        #expect(errorCode {
+        #expect(await appAttestErrorCode {
             _ = try assertions.verify(assertion: foreign.assertion, clientData: [1], publicKey: key, previousCounter: 0)
         } == AppAttestError.Code.signatureInvalid)
         let extended = try device.assert(keyId: made.keyId, clientData: [2], options: .init(extensions: true))
@@ -173,28 +174,5 @@ import X509
             return
         }
         #expect(bit0)
-    }
-}
-
-/// The App Attest error code `body` throws, nil when it succeeds or throws another error.
-func errorCode(_ body: () throws -> Void) -> AppAttestError.Code? {
-    do {
-        try body()
-        return nil
-    } catch let error as AppAttestError {
-        return error.code
-    } catch {
-        return nil
-    }
-}
-
-func errorCode(_ body: () async throws -> Void) async -> AppAttestError.Code? {
-    do {
-        try await body()
-        return nil
-    } catch let error as AppAttestError {
-        return error.code
-    } catch {
-        return nil
     }
 }
