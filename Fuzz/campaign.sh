@@ -36,12 +36,12 @@ for name in "${harnesses[@]}"; do
   [ -d "$here/Sources/$name" ] || { echo "campaign.sh: no harness $name (folders of Fuzz/Sources)" >&2; exit 2; }
 done
 
+# Shared helpers of the fuzz scripts (options files, build plan).
+. "$here/options.sh"
 mkdir -p "$here/.build"
 if [ "$build" = 1 ]; then
   echo "== building ${#harnesses[@]} harnesses (fuzzer + address sanitizer)"
-  # SwiftPM keeps the build plan of a path dependency until a manifest
-  # changes, so a new source file in FuzzTargets would be left out.
-  touch "$here/Package.swift"
+  refresh_build_plan "$here"
   # One product at a time: a plain `swift build` would also link the
   # package's own executables with libFuzzer's main.
   for name in "${harnesses[@]}"; do
@@ -52,9 +52,6 @@ if [ "$build" = 1 ]; then
 fi
 bin="$(swift build --package-path "$here" -c release --show-bin-path)"
 export SWIFT_BACKTRACE=enable=no
-
-# Flags and ASan options of a harness: its options file (Fuzz/options.sh).
-. "$here/options.sh"
 
 summary=()
 for name in "${harnesses[@]}"; do

@@ -21,7 +21,8 @@ if [ ${#corpora[@]} -eq 0 ]; then
 fi
 scratch="$here/.build-coverage"
 mkdir -p "$scratch"
-touch "$here/Package.swift"
+. "$here/options.sh"
+refresh_build_plan "$here"
 swift build --package-path "$here" --scratch-path "$scratch" -c release --product "$name" \
   --sanitize=fuzzer -Xswiftc -sanitize=fuzzer \
   -Xswiftc -profile-generate -Xswiftc -profile-coverage-mapping >"$scratch/build.log" 2>&1 \

@@ -48,24 +48,23 @@ def cbor_inputs():
             yield bytes.fromhex(text)
 
 
+def cbor_field(pattern, input_key, field):
+    """`field` of the CBOR map held (base64) in each test's `input_key`, when
+    it decodes to a map with that byte string."""
+    for _, _, test in tests(pattern):
+        try:
+            obj = cbor2.loads(base64.b64decode(test["input"][input_key]))
+            data = obj.get(field) if isinstance(obj, dict) else None
+        except Exception:
+            data = None
+        if isinstance(data, bytes):
+            yield data
+
+
 def auth_data():
     """authData of every attestation that decodes, and of every assertion."""
-    for _, _, test in tests("app-attest/attestation.json"):
-        try:
-            obj = cbor2.loads(base64.b64decode(test["input"]["attestationObject"]))
-            data = obj.get("authData") if isinstance(obj, dict) else None
-        except Exception:
-            data = None
-        if isinstance(data, bytes):
-            yield data
-    for _, _, test in tests("app-attest/assertion.json"):
-        try:
-            obj = cbor2.loads(base64.b64decode(test["input"]["assertion"]))
-            data = obj.get("authenticatorData") if isinstance(obj, dict) else None
-        except Exception:
-            data = None
-        if isinstance(data, bytes):
-            yield data
+    yield from cbor_field("app-attest/attestation.json", "attestationObject", "authData")
+    yield from cbor_field("app-attest/assertion.json", "assertion", "authenticatorData")
 
 
 def cose_keys():

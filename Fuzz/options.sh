@@ -1,13 +1,32 @@
-# Reads a harness's OSS-Fuzz style options file, Fuzz/Options/<harness>.options
-# (sourced by run.sh and campaign.sh, so both run a harness the same way):
+# Shared by the fuzz scripts (run.sh, campaign.sh, coverage.sh,
+# oss-fuzz/build.sh), so they build and run a harness the same way.
+
+# SwiftPM keeps the build plan of a path dependency until a manifest
+# changes, so a new source file in FuzzTargets would be left out of a build
+# of Fuzz/: touching Fuzz/Package.swift makes it plan again.
+refresh_build_plan() {
+  touch "$1/Package.swift"
+}
+
+# The dictionary (a file of Fuzz/Dictionaries/) named by a harness's options
+# file, Fuzz/Options/<harness>.options; empty when it names none.
+# Usage: harness_dictionary DIR NAME
+harness_dictionary() {
+  sed -nE 's/^dict *= *([^ ]+) *$/\1/p' "$1/Options/$2.options" 2>/dev/null | head -1
+}
+
+# Reads a harness's OSS-Fuzz style options file:
 #   [libfuzzer] key = value  → -key=value (dict names a file of Dictionaries/)
 #   [asan]      key = value  → ASAN_OPTIONS
-# Usage: harness_options DIR NAME   (sets the arrays/strings below)
+# Usage: harness_options DIR NAME   (sets libfuzzer_flags and asan_options)
 harness_options() {
   local fuzz="$1" name="$2" section="" key value line
   libfuzzer_flags=()
   asan_options="${ASAN_OPTIONS:-}"
   [ -f "$fuzz/Options/$name.options" ] || return 0
+  local dict
+  dict="$(harness_dictionary "$fuzz" "$name")"
+  [ -n "$dict" ] && libfuzzer_flags+=("-dict=$fuzz/Dictionaries/$dict")
   while IFS= read -r line || [ -n "$line" ]; do
     line="${line%%#*}"
     case "$line" in
@@ -18,7 +37,7 @@ harness_options() {
     key="$(echo "${line%%=*}" | tr -d ' ')"
     value="$(echo "${line#*=}" | sed 's/^ *//; s/ *$//')"
     case "$section:$key" in
-      libfuzzer:dict) libfuzzer_flags+=("-dict=$fuzz/Dictionaries/$value") ;;
+      libfuzzer:dict) ;;
       libfuzzer:*) libfuzzer_flags+=("-$key=$value") ;;
       asan:*) asan_options="${asan_options:+$asan_options:}$key=$value" ;;
     esac

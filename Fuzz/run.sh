@@ -12,9 +12,9 @@ target="${1:?usage: Fuzz/run.sh TARGET SECONDS [libFuzzer flags]}"
 seconds="${2:?usage: Fuzz/run.sh TARGET SECONDS [libFuzzer flags]}"
 shift 2
 
-# SwiftPM keeps the build plan of a path dependency until a manifest
-# changes, so a new source file in FuzzTargets would be left out.
-touch "$here/Package.swift"
+# Shared helpers of the fuzz scripts.
+. "$here/options.sh"
+refresh_build_plan "$here"
 swift build --package-path "$here" -c release --product "$target" \
   --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address
 
@@ -22,8 +22,7 @@ binary="$here/.build/release/$target"
 work="$here/.build/corpus/$target"
 crashes="$here/.build/crashes/$target"
 mkdir -p "$work" "$crashes"
-# Flags and ASan options from the harness's options file (Fuzz/options.sh).
-. "$here/options.sh"
+# Flags and ASan options from the harness's options file.
 harness_options "$here" "$target"
 export ASAN_OPTIONS="$asan_options"
 

@@ -21,9 +21,9 @@ fi
 # OSS-Fuzz's flags when present; the verified local recipe otherwise.
 flags="${SWIFTFLAGS:--Xswiftc -sanitize=fuzzer,address --sanitize=fuzzer --sanitize=address}"
 
-# SwiftPM keeps the build plan of a path dependency until a manifest
-# changes, so a new source file in FuzzTargets would be left out.
-touch "$fuzz/Package.swift"
+# Shared helpers of the fuzz scripts (options files, build plan).
+. "$fuzz/options.sh"
+refresh_build_plan "$fuzz"
 # One product at a time: a plain `swift build` would also link the
 # package's own executables with libFuzzer's main.
 for folder in "$fuzz"/Sources/Fuzz*; do
@@ -37,7 +37,7 @@ for folder in "$fuzz"/Sources/Fuzz*; do
   cp "$bin/$name" "$OUT/$name"
   options="$fuzz/Options/$name.options"
   cp "$options" "$OUT/$name.options"
-  dict="$(sed -nE 's/^dict *= *([^ ]+)$/\1/p' "$options" | head -1)"
+  dict="$(harness_dictionary "$fuzz" "$name")"
   [ -n "$dict" ] && cp "$fuzz/Dictionaries/$dict" "$OUT/$name.dict"
   # The options file names the dictionary as OSS-Fuzz ships it: <name>.dict.
   sed -i -E "s/^dict *= *.*/dict = $name.dict/" "$OUT/$name.options"
