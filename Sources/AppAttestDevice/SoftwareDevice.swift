@@ -61,8 +61,7 @@ public struct SoftwareDevice: Sendable {
             throw DeviceError("\(directory.path) already holds a device (device.json); choose another folder")
         }
         let ca = try SoftwareCA.make(seed: seed ?? UInt64.random(in: 0...UInt64.max), now: now)
-        var deviceId = [UInt8](repeating: 0, count: 16)
-        for index in deviceId.indices { deviceId[index] = UInt8.random(in: 0...255) }
+        let deviceId = randomBytes(16)
         let state = StateFile(format: format, appId: appId, environment: environment,
                               deviceId: Data(deviceId).base64EncodedString(), ca: ca)
         try AtomicFile.write(try encoder.encode(state), to: stateURL)
@@ -165,11 +164,9 @@ public struct SoftwareDevice: Sendable {
         // Real credential certificates are valid from a day before the
         // attestation to two days after it.
         let notBefore = options.expiredCertificate ? now.addingTimeInterval(-4 * 86_400) : now.addingTimeInterval(-86_400)
-        var token = [UInt8](repeating: 0, count: 32)
-        for index in token.indices { token[index] = UInt8.random(in: 0...255) }
         var request = SoftwareCA.AttestationRequest(
             credentialKey: key, appId: appId, environment: environment, clientDataHash: clientDataHash,
-            notBefore: notBefore, notAfter: notBefore.addingTimeInterval(3 * 86_400), token: token)
+            notBefore: notBefore, notAfter: notBefore.addingTimeInterval(3 * 86_400), token: randomBytes(32))
         if options.extensions { request.trailing = SoftwareCA.appleExtensions }
         let made = try ca.attest(request)
         try AtomicFile.write(try Self.encoder.encode(KeyFile(privateKey: key.rawRepresentation.base64EncodedString(), counter: 0)),
@@ -252,6 +249,11 @@ public struct SoftwareDevice: Sendable {
     public func deviceCheckToken() -> String {
         DeviceCheckToken.mint(deviceId: deviceId)
     }
+}
+
+/// `count` bytes from the system's random generator.
+func randomBytes(_ count: Int) -> [UInt8] {
+    (0..<count).map { _ in UInt8.random(in: 0...255) }
 }
 
 /// `TEAMID.bundle.id`: a ten-character team id of upper-case letters and
