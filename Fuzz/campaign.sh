@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A fuzzing campaign over the libFuzzer harnesses of Fuzz/Sources.
 #
-#   Fuzz/campaign.sh [--seconds N] [--jobs J] [--no-build] [HARNESS…]
+#   Fuzz/campaign.sh [--seconds N] [--jobs J] [--no-build | --build-only] [HARNESS…]
 #
 # Builds every harness once (fuzzer + address sanitizer, release), then runs
 # each named harness (default: all) for N seconds (default 600) with J
@@ -11,7 +11,10 @@
 # with the committed seeds (Fuzz/Corpus/<harness>/). Each crash is minimized
 # (-minimize_crash) into Fuzz/FailCases/<harness>/ — commit it with the fix —
 # and the raw artifact kept in Fuzz/.build/campaign-crashes/<harness>/.
-# Prints, per harness: executions, exec/s, cov, ft, corpus size, crashes.
+# Prints, per harness: executions, exec/s, cov, ft, corpus size, crashes,
+# and the CPU seconds its workers used (user + system, from /usr/bin/time
+# when present). --build-only builds and stops; --no-build runs what the
+# last build left.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 seconds=600
@@ -23,7 +26,8 @@ while [ $# -gt 0 ]; do
     --seconds) seconds="${2:?--seconds needs a number}"; shift 2 ;;
     --jobs) jobs="${2:?--jobs needs a number}"; shift 2 ;;
     --no-build) build=0; shift ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --build-only) build=2; shift ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "campaign.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) harnesses+=("$1"); shift ;;
   esac
@@ -39,18 +43,21 @@ done
 # Shared helpers of the fuzz scripts (options files, build plan).
 . "$here/options.sh"
 mkdir -p "$here/.build"
-if [ "$build" = 1 ]; then
+if [ "$build" != 0 ]; then
   echo "== building ${#harnesses[@]} harnesses (fuzzer + address sanitizer)"
   refresh_build_plan "$here"
   # One product at a time: a plain `swift build` would also link the
   # package's own executables with libFuzzer's main.
   for name in "${harnesses[@]}"; do
-    swift build --package-path "$here" -c release --product "$name" \
+    fuzz_swift_build --package-path "$here" -c release --product "$name" \
       --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address >>"$here/.build/campaign-build.log" 2>&1 \
       || { tail -40 "$here/.build/campaign-build.log"; exit 1; }
   done
 fi
-bin="$(swift build --package-path "$here" -c release --show-bin-path)"
+[ "$build" = 2 ] && { echo "== built: $(fuzz_swift_build --package-path "$here" -c release --show-bin-path)"; exit 0; }
+bin="$(fuzz_swift_build --package-path "$here" -c release --show-bin-path)"
+timer=()
+[ -x /usr/bin/time ] && timer=(/usr/bin/time -f '%U %S' -o cpu.txt)
 export SWIFT_BACKTRACE=enable=no
 
 summary=()
@@ -62,7 +69,8 @@ for name in "${harnesses[@]}"; do
   harness_options "$here" "$name"
   echo "== $name: ${seconds}s, $jobs workers ${libfuzzer_flags[*]##*/}"
   set +e
-  (cd "$logs" && ASAN_OPTIONS="$asan_options" "$bin/$name" "$corpus" "$here/Corpus/$name" "${libfuzzer_flags[@]}" \
+  rm -f "$logs/cpu.txt"
+  (cd "$logs" && ASAN_OPTIONS="$asan_options" "${timer[@]}" "$bin/$name" "$corpus" "$here/Corpus/$name" "${libfuzzer_flags[@]}" \
     -fork="$jobs" -ignore_crashes=1 -max_total_time="$seconds" -artifact_prefix="$crashes/" \
     -print_final_stats=1 >"$logs/run.log" 2>&1)
   set -e
@@ -84,10 +92,11 @@ for name in "${harnesses[@]}"; do
   ft="$(echo "$last" | sed -nE 's/.*ft: ([0-9]+).*/\1/p')"
   rate="$(echo "$last" | sed -nE 's/.*exec\/s: ([0-9]+).*/\1/p')"
   size="$(find "$corpus" -type f | wc -l | tr -d ' ')"
-  summary+=("$(printf '%-24s %12s %8s %7s %7s %8s %7s' "$name" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$size" "$found")")
+  cpu="$(awk '/^[0-9.]+ [0-9.]+$/ {printf "%.0f", $1 + $2}' "$logs/cpu.txt" 2>/dev/null || true)"
+  summary+=("$(printf '%-24s %12s %8s %7s %7s %8s %7s %8s' "$name" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$size" "$found" "${cpu:-?}")")
 done
 
 echo
-printf '%-24s %12s %8s %7s %7s %8s %7s\n' harness executions exec/s cov ft corpus crashes
+printf '%-24s %12s %8s %7s %7s %8s %7s %8s\n' harness executions exec/s cov ft corpus crashes cpu-s
 for line in "${summary[@]}"; do echo "$line"; done
 echo "(campaign corpora: $here/.build/campaign/; crash inputs: Fuzz/FailCases/<harness>/)"

@@ -23,11 +23,11 @@ scratch="$here/.build-coverage"
 mkdir -p "$scratch"
 . "$here/options.sh"
 refresh_build_plan "$here"
-swift build --package-path "$here" --scratch-path "$scratch" -c release --product "$name" \
+fuzz_swift_build --package-path "$here" --scratch-path "$scratch" -c release --product "$name" \
   --sanitize=fuzzer -Xswiftc -sanitize=fuzzer \
   -Xswiftc -profile-generate -Xswiftc -profile-coverage-mapping >"$scratch/build.log" 2>&1 \
   || { tail -30 "$scratch/build.log"; exit 1; }
-binary="$(swift build --package-path "$here" --scratch-path "$scratch" -c release --show-bin-path)/$name"
+binary="$(fuzz_swift_build --package-path "$here" --scratch-path "$scratch" -c release --show-bin-path)/$name"
 profiles="$scratch/profiles/$name"
 rm -rf "$profiles" && mkdir -p "$profiles"
 export SWIFT_BACKTRACE=enable=no

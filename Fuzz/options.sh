@@ -8,6 +8,13 @@ refresh_build_plan() {
   touch "$1/Package.swift"
 }
 
+# swift build for Fuzz/: the manifest lists the folders of Sources/, so its
+# cached evaluation (keyed on the manifest's text, not on the folders) can
+# miss a new harness ("no product named …"); it is evaluated afresh instead.
+fuzz_swift_build() {
+  swift build --manifest-cache none "$@"
+}
+
 # The dictionary (a file of Fuzz/Dictionaries/) named by a harness's options
 # file, Fuzz/Options/<harness>.options; empty when it names none.
 # Usage: harness_dictionary DIR NAME

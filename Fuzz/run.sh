@@ -15,7 +15,7 @@ shift 2
 # Shared helpers of the fuzz scripts.
 . "$here/options.sh"
 refresh_build_plan "$here"
-swift build --package-path "$here" -c release --product "$target" \
+fuzz_swift_build --package-path "$here" -c release --product "$target" \
   --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address
 
 binary="$here/.build/release/$target"

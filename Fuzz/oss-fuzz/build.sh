@@ -28,9 +28,9 @@ refresh_build_plan "$fuzz"
 # package's own executables with libFuzzer's main.
 for folder in "$fuzz"/Sources/Fuzz*; do
   # shellcheck disable=SC2086
-  swift build --package-path "$fuzz" -c release --product "$(basename "$folder")" $flags
+  fuzz_swift_build --package-path "$fuzz" -c release --product "$(basename "$folder")" $flags
 done
-bin="$(swift build --package-path "$fuzz" -c release --show-bin-path)"
+bin="$(fuzz_swift_build --package-path "$fuzz" -c release --show-bin-path)"
 
 for folder in "$fuzz"/Sources/Fuzz*; do
   name="$(basename "$folder")"
