@@ -89,31 +89,26 @@ actor AdapterSession {
             case .timeout:
                 throw abandon("adapter did not answer within \(Self.describe(timeout)); its process group was stopped (restarting)",
                               since: mark)
-            case .tooLong(let count):
-                throw abandon("reply too long (over \(maxLineBytes) bytes, \(count) read; restarting)", since: mark)
+            case .tooLong:
+                throw abandon("reply too long (over \(maxLineBytes) bytes; restarting)", since: mark)
             case .line(let text):
                 log?("← \(text.prefix(2000))")
-                guard let reply = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), reply.objectValue != nil else {
-                    throw abandon("malformed reply line (restarting): \(text.prefix(200))", since: mark)
-                }
-                let replyId = reply["id"]?.stringValue
-                if let replyId, let number = Int(replyId), number >= firstIdOfProcess, number < id {
+                switch AdapterReply.read(text, id: id, firstIdOfProcess: firstIdOfProcess) {
+                case .late(let number):
                     log?("(ignored a late or doubled reply for id \(number) while waiting for \(id))")
                     continue
-                }
-                guard replyId == "\(id)" else {
-                    throw abandon("reply for id \(reply["id"]?.jsonText ?? "none"), expected \"\(id)\" (restarting)", since: mark)
-                }
-                child.settleStderr()
-                let caseStderr = stderr.text(since: mark, limit: Self.maxCaseStderrBytes)
-                guard let verdictName = reply["result"]?.stringValue,
-                      let verdict = SubjectAnswer.Verdict(rawValue: verdictName) else {
+                case .untrusted(let reason):
+                    throw abandon("\(reason) (restarting)", since: mark)
+                case .badVerdict:
+                    child.settleStderr()
                     throw AdapterError("reply \"result\" must be valid, invalid or unsupported: \(text.prefix(200))",
-                                       stderr: caseStderr)
+                                       stderr: stderr.text(since: mark, limit: Self.maxCaseStderrBytes))
+                case .answer(var answer):
+                    child.settleStderr()
+                    let caseStderr = stderr.text(since: mark, limit: Self.maxCaseStderrBytes)
+                    answer.stderr = caseStderr.isEmpty ? nil : caseStderr
+                    return answer
                 }
-                var answer = SubjectAnswer(verdict, error: reply["error"]?.stringValue, output: reply["output"])
-                answer.stderr = caseStderr.isEmpty ? nil : caseStderr
-                return answer
             }
         }
     }
@@ -188,10 +183,46 @@ final class StderrBuffer: @unchecked Sendable {
     }
 }
 
+/// What one reply line means to the request `id` waiting for it
+/// (spec/vectors.md, adapter protocol): the parser the fuzz harness
+/// `FuzzAdapterReply` runs on arbitrary lines.
+package enum AdapterReply: Sendable, Equatable {
+    /// A reply to an earlier request of this process (late or doubled): ignored.
+    case late(Int)
+    /// The answer to `id`.
+    case answer(SubjectAnswer)
+    /// Not JSON, not an object, or for another id: the adapter cannot be
+    /// trusted any more and is restarted.
+    case untrusted(String)
+    /// For `id`, but `result` is not valid, invalid or unsupported: the case
+    /// is graded `error`.
+    case badVerdict
+
+    package static func read(_ text: String, id: Int, firstIdOfProcess: Int) -> AdapterReply {
+        guard let reply = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), reply.objectValue != nil else {
+            return .untrusted("malformed reply line: \(text.prefix(200))")
+        }
+        let replyId = reply["id"]?.stringValue
+        if let replyId, let number = Int(replyId), number >= firstIdOfProcess, number < id {
+            return .late(number)
+        }
+        guard replyId == "\(id)" else {
+            return .untrusted("reply for id \(reply["id"]?.jsonText ?? "none"), expected \"\(id)\"")
+        }
+        guard let verdictName = reply["result"]?.stringValue, let verdict = SubjectAnswer.Verdict(rawValue: verdictName) else {
+            return .badVerdict
+        }
+        return .answer(SubjectAnswer(verdict, error: reply["error"]?.stringValue, output: reply["output"]))
+    }
+}
+
 /// Lines from a pipe, handed to one waiter at a time with a timeout. Each
 /// byte is looked at once, so reading a line is linear in its length.
-final class LineChannel: @unchecked Sendable {
-    enum Event: Sendable, Equatable { case line(String), tooLong(Int), closed, timeout }
+package final class LineChannel: @unchecked Sendable {
+    /// `tooLong` is reported once per line, when the line passes the limit
+    /// (how many bytes had arrived by then depends on how the pipe split
+    /// them, so it is not part of the event: found by FuzzAdapterReply).
+    package enum Event: Sendable, Equatable { case line(String), tooLong, closed, timeout }
 
     private let lock = NSLock()
     private var pending: [Event] = []
@@ -205,10 +236,10 @@ final class LineChannel: @unchecked Sendable {
     private var nextToken = 0
     private let maxLineBytes: Int
 
-    init(maxLineBytes: Int) { self.maxLineBytes = maxLineBytes }
+    package init(maxLineBytes: Int) { self.maxLineBytes = maxLineBytes }
 
     /// Called with each chunk read; an empty chunk means end of file.
-    func feed(_ chunk: ArraySlice<UInt8>) {
+    package func feed(_ chunk: ArraySlice<UInt8>) {
         let resume: (CheckedContinuation<Event, Never>, Event)? = lock.withLock {
             if chunk.isEmpty {
                 closed = true
@@ -230,7 +261,7 @@ final class LineChannel: @unchecked Sendable {
             } else {
                 partial.append(contentsOf: rest[rest.startIndex..<newline])
                 if partial.count > maxLineBytes {
-                    pending.append(.tooLong(partial.count))
+                    pending.append(.tooLong)
                 } else {
                     pending.append(.line(String(decoding: partial, as: UTF8.self)))
                 }
@@ -241,7 +272,7 @@ final class LineChannel: @unchecked Sendable {
         guard !discarding else { return }
         partial.append(contentsOf: rest)
         if partial.count > maxLineBytes {
-            pending.append(.tooLong(partial.count))
+            pending.append(.tooLong)
             partial = []
             discarding = true
         }
@@ -267,6 +298,11 @@ final class LineChannel: @unchecked Sendable {
             return event
         }
         return closed ? .closed : nil
+    }
+
+    /// The next event without waiting: nil when nothing is pending yet.
+    package func poll() -> Event? {
+        lock.withLock { takeLocked() }
     }
 
     func next(timeout: Duration) async -> Event {
