@@ -7,15 +7,15 @@ import Foundation
 /// its root validates the same chains. On top of swift-certificates' policy
 /// (which does not police key usage), every CA certificate of the path must
 /// allow keyCertSign when it carries a key usage (RFC 5280 §4.2.1.3).
-enum CertificatePath {
+package enum CertificatePath {
     /// Why a chain was refused, for the caller's reason text.
-    enum Failure: Error {
+    package enum Failure: Error {
         case noPath
         case caWithoutKeyCertSign(DistinguishedName)
     }
 
     /// The validated path, leaf first and the anchor last.
-    static func validate(
+    package static func validate(
         leaf: Certificate, intermediates: [Certificate], anchors: [Certificate], at time: Date
     ) async -> Result<[Certificate], Failure> {
         // No certificate is valid at a time that is not a time.
@@ -43,7 +43,7 @@ enum CertificatePath {
     }
 
     /// The key usage: `.some(nil)` when absent, nil when the extension does not parse.
-    static func keyUsage(of certificate: Certificate) -> KeyUsage?? {
+    package static func keyUsage(of certificate: Certificate) -> KeyUsage?? {
         do { return .some(try certificate.extensions.keyUsage) } catch { return nil }
     }
 

@@ -67,27 +67,7 @@ public struct ReceiptVerifier: Sendable {
         receipt bytes: [UInt8], at time: Date, appId: String? = nil, publicKey: [UInt8]? = nil, maxAge: TimeInterval? = nil,
         type: Receipt.Kind? = nil, attestedCertificate: [UInt8]? = nil
     ) async throws(AppAttestError) -> VerifiedReceipt {
-        let receipt = try Receipt(bytes: bytes)
-        let certificates: [Certificate]
-        do {
-            certificates = try receipt.certificates.map { try Certificate(derEncoded: $0) }
-        } catch {
-            throw AppAttestError(.malformedReceipt, "receipt certificate does not parse: \(error)")
-        }
-        guard let signer = certificates.first(where: {
-            $0.serialNumber == receipt.signerSerial && $0.issuer == receipt.signerIssuer
-        }) else {
-            throw AppAttestError(.receiptSignatureInvalid, "no certificate in the receipt matches the signer")
-        }
-        try Self.checkSignature(receipt, signer: signer)
-
-        let path: [Certificate]
-        switch await CertificatePath.validate(leaf: signer, intermediates: certificates.filter { $0 != signer },
-                                              anchors: trustAnchors, at: time) {
-        case .success(let validated): path = validated
-        case .failure(let failure):
-            throw AppAttestError(.receiptChainInvalid, "receipt signer \(CertificatePath.describe(failure, at: time))")
-        }
+        let (receipt, path) = try await signatureAndChain(of: bytes, at: time)
         try Self.checkSigner(path)
 
         guard let kind = receipt.kind, let created = receipt.creationTime, let receiptAppId = receipt.appId else {
@@ -115,6 +95,35 @@ public struct ReceiptVerifier: Sendable {
             throw AppAttestError(.receiptTooOld, "receipt created \(RFC3339.format(created, fractional: true)), more than \(maxAge) s before")
         }
         return VerifiedReceipt(receipt)
+    }
+
+    /// The first stages of `verify`: the receipt parses, its signer's
+    /// signature holds and the signer chains to a trust anchor at `time`
+    /// (what OpenSSL's CMS_verify decides too; the differential harness
+    /// compares the two). Returns the receipt and the validated path.
+    package func signatureAndChain(of bytes: [UInt8], at time: Date) async throws(AppAttestError) -> (Receipt, [Certificate]) {
+        let receipt = try Receipt(bytes: bytes)
+        let certificates: [Certificate]
+        do {
+            certificates = try receipt.certificates.map { try Certificate(derEncoded: $0) }
+        } catch {
+            throw AppAttestError(.malformedReceipt, "receipt certificate does not parse: \(error)")
+        }
+        guard let signer = certificates.first(where: {
+            $0.serialNumber == receipt.signerSerial && $0.issuer == receipt.signerIssuer
+        }) else {
+            throw AppAttestError(.receiptSignatureInvalid, "no certificate in the receipt matches the signer")
+        }
+        try Self.checkSignature(receipt, signer: signer)
+
+        let path: [Certificate]
+        switch await CertificatePath.validate(leaf: signer, intermediates: certificates.filter { $0 != signer },
+                                              anchors: trustAnchors, at: time) {
+        case .success(let validated): path = validated
+        case .failure(let failure):
+            throw AppAttestError(.receiptChainInvalid, "receipt signer \(CertificatePath.describe(failure, at: time))")
+        }
+        return (receipt, path)
     }
 
     /// The signer is pinned, not just chained (Apple Root CA - G3 also

@@ -116,6 +116,15 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
             extra: [Certificate.Extension(oid: NonceExtension.oid, critical: false, value: NonceShapes.standard(nonce)[...])]))
     }
 
+    /// A DER ECDSA signature over `bytes` by the test attestation
+    /// intermediate's P-384 key, with SHA-384 or SHA-256 (what the
+    /// differential X.509 harness re-signs fuzzed certificates with).
+    package func signAsAttestationIntermediate(_ bytes: [UInt8], sha384: Bool) throws -> [UInt8] {
+        let key = pki.p384("attestation-intermediate")
+        let signature = sha384 ? try key.signature(for: SHA384.hash(data: bytes)) : try key.signature(for: SHA256.hash(data: bytes))
+        return Array(signature.derRepresentation)
+    }
+
     /// The attestation object around a credential certificate: canonical
     /// `{fmt, attStmt: {x5c: [leaf, intermediate], receipt}, authData}`.
     package func object(leaf: [UInt8], authData: [UInt8], receipt: [UInt8]) -> [UInt8] {
