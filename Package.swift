@@ -104,7 +104,8 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "StrictCBOR", "AppAttest", "AppAttestGenerator", "ReferenceSubjects", "ConformanceKit",
+                "StrictCBOR", "AppAttest", "AppAttestGenerator", "ReferenceSubjects", "ConformanceKit", "OpenSSLOracle",
+                "KeychainAccessControl", "LocalAuthorization",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -157,7 +158,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ReferenceSubjectsTests", dependencies: ["ReferenceSubjects", "ConformanceKit", "TestSupport"]),
-        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "TestSupport"]),
+        .testTarget(
+            name: "FuzzTargetsTests",
+            dependencies: [
+                "FuzzTargets", "TestSupport", "AppAttest", "AppAttestGenerator", "ConformanceKit", "OpenSSLOracle",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(
             name: "TestDoublesTests",
             dependencies: [

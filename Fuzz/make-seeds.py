@@ -127,6 +127,92 @@ def vector_files():
                 yield json.dumps(single, sort_keys=True).encode()
 
 
+def certificates():
+    """The DER certificates (x5c) of every attestation object that decodes."""
+    for data in attestation_objects():
+        try:
+            chain = cbor2.loads(data).get("attStmt", {}).get("x5c", [])
+        except Exception:
+            continue
+        for der in chain if isinstance(chain, list) else []:
+            if isinstance(der, bytes):
+                yield der
+
+
+NONCE_OID = bytes.fromhex("06092a864886f763640802")
+
+
+def nonce_extension_values():
+    """The value of the nonce extension (OCTET STRING after the OID and an
+    optional critical flag) in every certificate, and each cut short."""
+    for der in certificates():
+        at = der.find(NONCE_OID)
+        if at < 0:
+            continue
+        at += len(NONCE_OID)
+        if der[at:at + 2] == b"\x01\x01":
+            at += 3
+        if der[at] != 0x04 or der[at + 1] >= 0x80:
+            continue
+        value = der[at + 2:at + 2 + der[at + 1]]
+        yield value
+        yield value[:-1]
+
+
+def receipts():
+    for _, _, test in tests("app-attest/receipt.json"):
+        yield base64.b64decode(test["input"]["receipt"])
+    for data in attestation_objects():
+        try:
+            receipt = cbor2.loads(data).get("attStmt", {}).get("receipt")
+        except Exception:
+            continue
+        if isinstance(receipt, bytes) and receipt:
+            yield receipt
+
+
+def adapter_outputs():
+    """What an adapter might write: a chunk-size byte, then reply lines for
+    request ids 2, 3 and 4 built from the fixtures' expectations."""
+    replies = []
+    for path, document, test in tests("*/*.json"):
+        reply = {"result": test.get("result", "valid")}
+        if test.get("error"):
+            reply["error"] = test["error"]
+        if isinstance(test.get("output"), dict):
+            reply["output"] = test["output"]
+        replies.append(reply)
+    for index, reply in enumerate(replies[::40][:60]):
+        lines = [json.dumps(dict(reply, id=str(2 + (index + k) % 3)), sort_keys=True) for k in range(3)]
+        yield bytes([index % 256]) + ("\n".join(lines) + "\n").encode()
+    yield b"\x05" + b'{"id":"3","result":"maybe"}\n'
+    yield b"\x00" + b"not json\n" + b"x" * 60 + b"\n"
+
+
+def trace_inputs(pattern):
+    for _, _, test in tests(pattern):
+        yield json.dumps(test["input"], sort_keys=True).encode()
+
+
+def p256_triples():
+    """Public key (65 bytes), signature length, DER signature, message: the
+    nonce each assertion fixture's signature covers."""
+    for _, _, test in tests("app-attest/assertion.json"):
+        source = test["input"]
+        try:
+            key = base64.b64decode(source["publicKey"])
+            assertion = cbor2.loads(base64.b64decode(source["assertion"]))
+            client = base64.b64decode(source["clientData"])
+        except Exception:
+            continue
+        signature = assertion.get("signature") if isinstance(assertion, dict) else None
+        data = assertion.get("authenticatorData") if isinstance(assertion, dict) else None
+        if len(key) != 65 or not isinstance(signature, bytes) or not isinstance(data, bytes) or len(signature) > 255:
+            continue
+        nonce = hashlib.sha256(data + hashlib.sha256(client).digest()).digest()
+        yield key + bytes([len(signature)]) + signature + nonce
+
+
 def main():
     cbor = list(cbor_inputs())
     write("FuzzCBORDeterministic", cbor)
@@ -137,6 +223,14 @@ def main():
     write("FuzzAttestationVerify", list(attestation_objects()))
     write("FuzzAttestationResigned", list(attestation_auth_data()))
     write("FuzzVectorFile", list(vector_files()))
+    write("FuzzAttestationStructured", list(attestation_objects()))
+    write("FuzzNonceExtension", list(nonce_extension_values()))
+    write("FuzzReceiptVerify", list(receipts()))
+    write("FuzzAdapterReply", list(adapter_outputs()))
+    write("FuzzKeychainFlow", list(trace_inputs("keychain-flow/*.json")))
+    write("FuzzLARight", list(trace_inputs("la-right/*.json")))
+    write("FuzzP256Differential", list(p256_triples()))
+    write("FuzzX509Differential", list(certificates()))
     return 0
 
 

@@ -21,6 +21,14 @@ public enum Harness: String, CaseIterable, Sendable {
     case vectorFile = "FuzzVectorFile"
     case attestationVerify = "FuzzAttestationVerify"
     case attestationResigned = "FuzzAttestationResigned"
+    case attestationStructured = "FuzzAttestationStructured"
+    case nonceExtension = "FuzzNonceExtension"
+    case receiptVerify = "FuzzReceiptVerify"
+    case adapterReply = "FuzzAdapterReply"
+    case keychainFlow = "FuzzKeychainFlow"
+    case laRight = "FuzzLARight"
+    case p256Differential = "FuzzP256Differential"
+    case x509Differential = "FuzzX509Differential"
 
     /// An oracle: the problems found in one input (empty when fine). The
     /// verifiers are async (chain validation is); the rest run inline.
@@ -45,6 +53,16 @@ public enum Harness: String, CaseIterable, Sendable {
         case .vectorFile: .sync(FuzzTargets.vectorFile)
         case .attestationVerify: .async(FuzzTargets.attestationVerify)
         case .attestationResigned: .async(FuzzTargets.attestationResigned)
+        // The structure-aware harness's inputs come from its mutator
+        // (`StructuredAttestation`); its oracle is full verification.
+        case .attestationStructured: .async(FuzzTargets.attestationVerify)
+        case .nonceExtension: .sync(FuzzTargets.nonceExtension)
+        case .receiptVerify: .async(FuzzTargets.receiptVerify)
+        case .adapterReply: .sync(FuzzTargets.adapterReply)
+        case .keychainFlow: .sync(FuzzTargets.keychainFlow)
+        case .laRight: .async(FuzzTargets.laRight)
+        case .p256Differential: .sync(FuzzTargets.p256Differential)
+        case .x509Differential: .async(FuzzTargets.x509Differential)
         }
     }
 
@@ -56,30 +74,16 @@ public enum Harness: String, CaseIterable, Sendable {
         }
     }
 
-    /// The vector family whose inputs seed this harness.
-    public var family: Family {
-        switch self {
-        case .cbor: .cbor
-        case .attestation: .appAttestAttestation
-        case .assertion: .appAttestAssertion
-        case .receipt: .appAttestReceipt
-        case .acl: .keychainACL
-        case .cborDeterministic, .cborCTAP2: .cbor
-        case .authenticatorData, .coseKey, .attestationVerify, .attestationResigned: .appAttestAttestation
-        case .deviceCheck: .devicecheck
-        case .vectorFile: .cbor
-        }
-    }
-
     /// The libFuzzer dictionary under `Fuzz/Dictionaries/`.
     public var dictionary: String {
         switch self {
         case .cbor, .attestation, .assertion, .cborDeterministic, .cborCTAP2, .authenticatorData, .coseKey,
-             .attestationVerify, .attestationResigned: "cbor.dict"
-        case .receipt: "der.dict"
+             .attestationVerify, .attestationResigned, .attestationStructured: "cbor.dict"
+        case .receipt, .nonceExtension, .receiptVerify, .p256Differential, .x509Differential: "der.dict"
         case .acl: "acl.dict"
         case .deviceCheck: "devicecheck.dict"
-        case .vectorFile: "vectors.dict"
+        case .vectorFile, .adapterReply: "vectors.dict"
+        case .keychainFlow, .laRight: "traces.dict"
         }
     }
 

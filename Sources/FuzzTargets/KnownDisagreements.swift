@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// The disagreements between the reference and OpenSSL that the
+/// differential harnesses accept, each because the two follow different
+/// documented rules. A harness names the classes a disagreement belongs to
+/// (decided from the input, in code); it is excused only when one of them is
+/// listed, with its reason, in `Fuzz/known-disagreements.json`. Anything
+/// else is a finding. Removing an entry from the file makes its inputs
+/// findings again.
+public enum Disagreement: String, CaseIterable, Sendable {
+    /// A certificate of the path expires exactly at the validation time.
+    case notAfterInstant
+    /// swift-certificates refuses to parse a certificate OpenSSL reads.
+    case certificateEncoding
+    /// The reference's receipt parser refuses a CMS message OpenSSL reads.
+    case receiptShape
+    /// The receipt's signer has a key usage without digitalSignature and
+    /// nonRepudiation (OpenSSL's S/MIME purpose refuses it at CMS_verify;
+    /// the reference refuses it one step later, at the signer check).
+    case signerKeyUsage
+}
+
+public enum KnownDisagreements {
+    /// The file's name, in Fuzz/ and beside the harness binaries on OSS-Fuzz.
+    public static let fileName = "known-disagreements.json"
+
+    /// One entry of the file.
+    public struct Entry: Decodable, Sendable, Equatable {
+        public let id: String
+        public let harnesses: [String]
+        public let reason: String
+    }
+
+    /// Where the file is looked for: `TRUSTSUITE_KNOWN_DISAGREEMENTS`, then
+    /// beside the running executable (OSS-Fuzz's `$OUT`), then `Fuzz/` of
+    /// the source tree this module was built from.
+    public static var candidatePaths: [String] {
+        var paths: [String] = []
+        if let path = ProcessInfo.processInfo.environment["TRUSTSUITE_KNOWN_DISAGREEMENTS"], !path.isEmpty { paths.append(path) }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if length > 0 {
+            let executable = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            paths.append(URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(fileName).path)
+        }
+        paths.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz").appendingPathComponent(fileName).path)
+        return paths
+    }
+
+    /// The entries of the first file found (empty when none is: then every
+    /// disagreement is a finding).
+    public static let entries: [Entry] = {
+        for path in candidatePaths {
+            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            return (try? JSONDecoder().decode([Entry].self, from: data)) ?? []
+        }
+        return []
+    }()
+
+    /// Whether one of `classes` is listed for `harness`.
+    public static func excuses(_ classes: [Disagreement], harness: String, entries: [Entry] = entries) -> Bool {
+        classes.contains { kind in entries.contains { $0.id == kind.rawValue && $0.harnesses.contains(harness) } }
+    }
+
+    /// The oracle's verdict on a disagreement: none when one of its classes
+    /// is listed, else the finding.
+    static func judge(_ harness: Harness, _ description: String, classes: [Disagreement]) -> [String] {
+        excuses(classes, harness: harness.rawValue) ? [] : [
+            "unexplained disagreement with OpenSSL: \(description)"
+                + (classes.isEmpty ? "" : " (classes \(classes.map(\.rawValue)), none listed in \(fileName))"),
+        ]
+    }
+}

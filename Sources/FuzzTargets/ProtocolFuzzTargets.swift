@@ -1,0 +1,144 @@
+import AppAttest
+import ConformanceKit
+import Foundation
+import KeychainAccessControl
+import LocalAuthorization
+import ReferenceSubjects
+
+extension FuzzTargets {
+    /// The DER the nonce extension must be: `SEQUENCE { [1] { OCTET STRING (32) } }`.
+    static let nonceExtensionPrefix: [UInt8] = [0x30, 0x24, 0xA1, 0x22, 0x04, 0x20]
+
+    /// The nonce extension's value: DER has one encoding per value, so the
+    /// parser accepts exactly the 38-byte encoding of some 32-byte nonce and
+    /// returns those 32 bytes; everything else is `nonceExtensionMissing`.
+    public static func nonceExtension(_ bytes: [UInt8]) -> [String] {
+        let exact = bytes.count == nonceExtensionPrefix.count + 32 && Array(bytes.prefix(nonceExtensionPrefix.count)) == nonceExtensionPrefix
+        do {
+            let nonce = try NonceExtension.nonce(fromExtensionValue: bytes)
+            if !exact { return ["accepted a value that is not the DER of a 32-byte nonce"] }
+            return nonce == Array(bytes.suffix(32)) ? [] : ["returned other bytes than the nonce"]
+        } catch {
+            if error.code != .nonceExtensionMissing { return ["refused with \(error.code)"] }
+            return exact ? ["refused the exact DER of a nonce"] : []
+        }
+    }
+
+    /// The adapter protocol's reading side: the fuzzed bytes are what an
+    /// adapter wrote to stdout. Split into lines (at most 48 bytes here) in
+    /// chunks whose size the first byte picks, the events equal those of the
+    /// whole output fed at once; each line read as the reply to request 3
+    /// (process started at request 2) is an answer only when it is a JSON
+    /// object with id "3" and a known result, and late only for id "2".
+    public static func adapterReply(_ bytes: [UInt8]) -> [String] {
+        guard let first = bytes.first else { return [] }
+        let chunk = 1 + Int(first % 17)
+        let output = bytes.dropFirst()
+        let whole = LineChannel(maxLineBytes: 48)
+        whole.feed(output)
+        whole.feed([])
+        let chunked = LineChannel(maxLineBytes: 48)
+        var offset = output.startIndex
+        while offset < output.endIndex {
+            let end = min(offset + chunk, output.endIndex)
+            chunked.feed(output[offset..<end])
+            offset = end
+        }
+        chunked.feed([])
+        let events = drain(whole)
+        var problems: [String] = []
+        if events != drain(chunked) { problems.append("events depend on how the output was split into chunks") }
+        if events.last != .closed { problems.append("the channel did not end with closed") }
+        for case .line(let text) in events {
+            let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            let id = value?["id"]?.stringValue
+            switch AdapterReply.read(text, id: 3, firstIdOfProcess: 2) {
+            case .answer(let answer):
+                if value?.objectValue == nil || id != "3" { problems.append("answered from a line that is not a reply to 3") }
+                if value?["result"]?.stringValue != answer.verdict.rawValue { problems.append("verdict not the reply's result") }
+                if value?["error"]?.stringValue != answer.error { problems.append("error not the reply's error") }
+            case .late(let number):
+                if number != 2 || id != "2" { problems.append("late reply \(number) outside 2..<3") }
+            case .badVerdict:
+                if id != "3" || SubjectAnswer.Verdict(rawValue: value?["result"]?.stringValue ?? "") != nil {
+                    problems.append("bad verdict for a line that has a good one or another id")
+                }
+            case .untrusted:
+                if value?.objectValue != nil && (id == "3" || id == "2") { problems.append("distrusted a reply to 3 or 2") }
+            }
+        }
+        return problems
+    }
+
+    private static func drain(_ channel: LineChannel) -> [LineChannel.Event] {
+        var events: [LineChannel.Event] = []
+        while let event = channel.poll() {
+            events.append(event)
+            if event == .closed { break }
+        }
+        return events
+    }
+
+    /// OSStatus and LAError values a keychain-flow step may answer.
+    static let keychainStatuses = Set(OSStatusCode.allCases.map { Int64($0.rawValue) } + LAErrorCode.allCases.map { Int64($0.rawValue) })
+
+    /// A keychain-flow trace (JSON) through the model: every step answers a
+    /// known status and a prompt count of at least 0, data only on success;
+    /// the same trace answers the same twice; and the answers to the first
+    /// half of the steps do not depend on the steps after them.
+    public static func keychainFlow(_ bytes: [UInt8]) -> [String] {
+        guard let input = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)),
+              let answers = try? KeychainFlowSubject.trace(input).map(\.answer) else { return [] }
+        var problems: [String] = []
+        for (index, answer) in answers.enumerated() {
+            guard let status = answer["status"]?.int64Value, keychainStatuses.contains(status) else {
+                problems.append("step \(index): unknown status \(answer["status"]?.jsonText ?? "none")")
+                continue
+            }
+            if (answer["prompts"]?.int64Value ?? -1) < 0 { problems.append("step \(index): prompts \(answer["prompts"]?.jsonText ?? "none")") }
+            if answer["data"] != nil && status != 0 { problems.append("step \(index): data with status \(status)") }
+        }
+        if (try? KeychainFlowSubject.trace(input).map(\.answer)) != answers { problems.append("the same trace answered differently") }
+        if let prefix = prefixTrace(input, count: answers.count / 2),
+           (try? KeychainFlowSubject.trace(prefix).map(\.answer)) != Array(answers.prefix(answers.count / 2)) {
+            problems.append("the first \(answers.count / 2) steps answer differently without the rest")
+        }
+        return problems
+    }
+
+    /// An la-right trace (JSON) through the model: states and errors are
+    /// the model's names, notification counts are at most the step count,
+    /// the same trace answers the same twice, and the first half of the
+    /// steps answers the same without the rest (notifications no more).
+    public static func laRight(_ bytes: [UInt8]) async -> [String] {
+        guard let input = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)),
+              let (steps, notifications) = try? await LARightSubject.trace(input) else { return [] }
+        let answers = steps.map(\.answer)
+        var problems: [String] = []
+        for (index, answer) in answers.enumerated() {
+            if RightState(rawValue: answer["state"]?.stringValue ?? "") == nil { problems.append("step \(index): state \(answer["state"]?.jsonText ?? "none")") }
+            if let error = answer["error"], LAModelError.Code(rawValue: error.stringValue ?? "") == nil {
+                problems.append("step \(index): error \(error.jsonText)")
+            }
+        }
+        let counts = ["didBecomeAuthorized", "didBecomeUnauthorized"].map { notifications[$0]?.int64Value ?? -1 }
+        if counts.contains(where: { $0 < 0 || $0 > Int64(answers.count) }) { problems.append("notification counts \(counts)") }
+        if let again = try? await LARightSubject.trace(input), again.steps.map(\.answer) != answers || again.notifications != notifications {
+            problems.append("the same trace answered differently")
+        }
+        let half = answers.count / 2
+        if let prefix = prefixTrace(input, count: half), let early = try? await LARightSubject.trace(prefix) {
+            if early.steps.map(\.answer) != Array(answers.prefix(half)) { problems.append("the first \(half) steps answer differently without the rest") }
+            let earlyCounts = ["didBecomeAuthorized", "didBecomeUnauthorized"].map { early.notifications[$0]?.int64Value ?? -1 }
+            if zip(earlyCounts, counts).contains(where: { $0 > $1 }) { problems.append("fewer steps sent more notifications") }
+        }
+        return problems
+    }
+
+    /// `input` with only its first `count` steps.
+    static func prefixTrace(_ input: JSONValue, count: Int) -> JSONValue? {
+        guard var object = input.objectValue, let steps = object["steps"]?.arrayValue else { return nil }
+        object["steps"] = .array(Array(steps.prefix(count)))
+        return .object(object)
+    }
+}
