@@ -176,7 +176,7 @@ public struct AttestationVerifier: Sendable {
         }
         let certificates: [Certificate]
         do {
-            certificates = try ders.map { try Certificate(derEncoded: $0) }
+            certificates = try ders.map { try CertificatePath.certificate(derEncoded: $0) }
         } catch {
             throw AppAttestError(.certificateChainInvalid, "x5c certificate does not parse: \(error)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SwiftASN1
 @_spi(FixedExpiryValidationTime) import X509
 
 /// RFC 5280 path validation at an injected time, shared by the attestation
@@ -30,6 +31,59 @@ package enum CertificatePath {
             return .failure(.caWithoutKeyCertSign(ca.subject))
         }
         return .success(certificates)
+    }
+
+    /// A certificate as the verifiers read it: swift-certificates' parse,
+    /// and the strings of its issuer and subject names well formed for
+    /// their type (UTF8String valid UTF-8, PrintableString and IA5String in
+    /// their alphabets, BMPString of whole characters). swift-certificates
+    /// repairs a UTF8String that is not UTF-8 instead of refusing it, so two
+    /// names that differ in bytes could compare equal; OpenSSL refuses such
+    /// a certificate (found by FuzzX509Differential).
+    package static func certificate(derEncoded der: [UInt8]) throws -> Certificate {
+        let certificate = try Certificate(derEncoded: der)
+        try checkNameStrings(der)
+        return certificate
+    }
+
+    /// Why a name string was refused.
+    struct NameStringError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func checkNameStrings(_ der: [UInt8]) throws {
+        let root = try DER.parse(der)
+        guard case .constructed(let top) = root.content, let tbs = top.first(where: { _ in true }),
+              case .constructed(let fields) = tbs.content else { throw NameStringError(description: "no TBSCertificate") }
+        // The Names among the TBS fields: SEQUENCEs whose elements are SETs.
+        for field in fields where field.identifier == .sequence {
+            guard case .constructed(let rdns) = field.content, rdns.contains(where: { _ in true }),
+                  rdns.allSatisfy({ $0.identifier == .set }) else { continue }
+            for rdn in rdns {
+                guard case .constructed(let attributes) = rdn.content else { continue }
+                for attribute in attributes {
+                    guard case .constructed(let parts) = attribute.content else { continue }
+                    for value in parts.dropFirst() {
+                        guard case .primitive(let bytes) = value.content, !stringIsWellFormed(value.identifier, bytes) else { continue }
+                        throw NameStringError(description: "a name holds a \(value.identifier) that is not well formed")
+                    }
+                }
+            }
+        }
+    }
+
+    static func stringIsWellFormed(_ identifier: ASN1Identifier, _ bytes: ArraySlice<UInt8>) -> Bool {
+        switch identifier {
+        case .utf8String: return String(validating: bytes, as: UTF8.self) != nil
+        case .printableString:
+            return bytes.allSatisfy { byte in
+                (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+                    || Array(" '()+,-./:=?".utf8).contains(byte)
+            }
+        case .ia5String: return bytes.allSatisfy { $0 < 0x80 }
+        case .bmpString: return bytes.count % 2 == 0
+        default: return true
+        }
     }
 
     /// True unless the certificate has a key usage without keyCertSign.

@@ -123,6 +123,15 @@ public struct Receipt: Sendable {
         guard let digestAlgorithms = signedData.next(), digestAlgorithms.identifier == .set else {
             throw malformed("digestAlgorithms SET missing")
         }
+        // One signer with SHA-256: the set lists SHA-256 alone (RFC 5652
+        // §5.1). The signature does not cover this set, so anything else in
+        // it is refused rather than skipped (found by FuzzReceiptVerify:
+        // OpenSSL refused a malformed parameter here that was read past).
+        var digestList = try children(digestAlgorithms, .set, "digestAlgorithms")
+        guard let onlyDigest = digestList.next(), digestList.next() == nil else {
+            throw malformed("digestAlgorithms must list SHA-256 alone")
+        }
+        try expectAlgorithm(onlyDigest, sha256OID, "digestAlgorithms must list SHA-256 alone")
         guard let encap = signedData.next() else { throw malformed("encapContentInfo missing") }
         let payload = try encapsulatedContent(encap)
 
@@ -218,7 +227,8 @@ public struct Receipt: Sendable {
         guard let algorithm = nodes.next(), try ASN1ObjectIdentifier(berEncoded: algorithm) == oid else { throw malformed(reason) }
         // Parameters: absent, or NULL (RFC 5754 requires accepting both for SHA-256).
         if let parameters = nodes.next() {
-            guard parameters.identifier == .null, nodes.next() == nil else { throw malformed("\(reason): unexpected parameters") }
+            guard parameters.identifier == .null, case .primitive(let content) = parameters.content, content.isEmpty,
+                  nodes.next() == nil else { throw malformed("\(reason): unexpected parameters") }
         }
     }
 

@@ -105,7 +105,7 @@ public struct ReceiptVerifier: Sendable {
         let receipt = try Receipt(bytes: bytes)
         let certificates: [Certificate]
         do {
-            certificates = try receipt.certificates.map { try Certificate(derEncoded: $0) }
+            certificates = try receipt.certificates.map { try CertificatePath.certificate(derEncoded: $0) }
         } catch {
             throw AppAttestError(.malformedReceipt, "receipt certificate does not parse: \(error)")
         }

@@ -37,6 +37,8 @@ extension FuzzTargets {
         public let reference: Bool
         public let openssl: Bool
         public let classes: [Disagreement]
+        /// OpenSSL's reason for a refusal, when it gives one.
+        public var opensslReason: String? = nil
     }
 
     /// X.509 path validation, swift-certificates (the reference's
@@ -48,25 +50,26 @@ extension FuzzTargets {
     /// algorithm, so both verifiers get past the signature to the fields.
     public static func x509Differential(_ bytes: [UInt8]) async -> [String] {
         guard let verdicts = await x509Verdicts(bytes), verdicts.reference != verdicts.openssl else { return [] }
-        return KnownDisagreements.judge(.x509Differential, "swift-certificates \(verdicts.reference), OpenSSL \(verdicts.openssl)",
-                                        classes: verdicts.classes)
+        return KnownDisagreements.judge(.x509Differential, "swift-certificates \(verdicts.reference), OpenSSL \(verdicts.openssl)"
+                                            + (verdicts.opensslReason.map { " (\($0))" } ?? ""), classes: verdicts.classes)
     }
 
     public static func x509Verdicts(_ bytes: [UInt8]) async -> Verdicts? {
         guard let ca = FuzzWorld.ca, let root = FuzzWorld.root, let intermediate = FuzzWorld.intermediate else { return nil }
         let leaf = DERSlices.resign(bytes) { tbs, sha384 in try? ca.signAsAttestationIntermediate(tbs, sha384: sha384) } ?? bytes
-        let parsed = try? Certificate(derEncoded: leaf)
+        let parsed = try? CertificatePath.certificate(derEncoded: leaf)
         var reference = false
         if let parsed,
            case .success = await CertificatePath.validate(leaf: parsed, intermediates: [intermediate], anchors: [root], at: FuzzWorld.now) {
             reference = true
         }
-        let openssl = OpenSSLOracle.verifyChain(leaf: leaf, intermediates: [ca.attestationIntermediate], anchors: [ca.attestationRoot],
-                                                at: FuzzWorld.seconds)
+        let reason = OpenSSLOracle.chainError(leaf: leaf, intermediates: [ca.attestationIntermediate], anchors: [ca.attestationRoot],
+                                              at: FuzzWorld.seconds)
+        let openssl = reason == nil
         var classes: [Disagreement] = []
         if parsed == nil { classes.append(.certificateEncoding) }
         if [parsed, intermediate, root].contains(where: { $0?.notValidAfter == FuzzWorld.now }) { classes.append(.notAfterInstant) }
-        return Verdicts(reference: reference, openssl: openssl, classes: classes)
+        return Verdicts(reference: reference, openssl: openssl, classes: classes, opensslReason: reason)
     }
 
     /// A receipt through full verification against the test receipt root
