@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import StrictCBOR
 
 /// Fuzz oracles shared by the libFuzzer harnesses in `Fuzz/` and by the
@@ -20,7 +21,8 @@ public enum FuzzTargets {
         let bytes = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
         let problems = target(bytes)
         guard problems.isEmpty else {
-            for problem in problems { print("\(name) oracle: \(problem)") }
+            // stderr, unbuffered: stdout's buffer would be lost in abort().
+            for problem in problems { FileHandle.standardError.write(Data("\(name) oracle: \(problem)\n".utf8)) }
             abort()
         }
         return 0

@@ -55,28 +55,35 @@ public enum OpenSSLOracle {
     /// Whether `leaf` chains through `intermediates` to one of `anchors` at
     /// `time` (seconds since 1970), all DER certificates.
     public static func verifyChain(leaf: [UInt8], intermediates: [[UInt8]], anchors: [[UInt8]], at time: Int64) -> Bool {
-        guard let store = makeStore(anchors) else { return false }
+        chainError(leaf: leaf, intermediates: intermediates, anchors: anchors, at: time) == nil
+    }
+
+    /// nil when `leaf` chains as `verifyChain` asks, else OpenSSL's reason
+    /// (X509_verify_cert_error_string, or why it could not start).
+    public static func chainError(leaf: [UInt8], intermediates: [[UInt8]], anchors: [[UInt8]], at time: Int64) -> String? {
+        guard let store = makeStore(anchors) else { return "an anchor does not parse" }
         defer { X509_STORE_free(store) }
         var owned: [OpaquePointer] = []
         defer { owned.forEach { X509_free($0) } }
-        guard let leafCert = parseCertificate(leaf) else { return false }
+        guard let leafCert = parseCertificate(leaf) else { return "the leaf does not parse" }
         owned.append(leafCert)
-        guard let untrusted = OPENSSL_sk_new_null() else { return false }
+        guard let untrusted = OPENSSL_sk_new_null() else { return "out of memory" }
         defer { OPENSSL_sk_free(untrusted) }
         for der in intermediates {
-            guard let cert = parseCertificate(der) else { return false }
+            guard let cert = parseCertificate(der) else { return "an intermediate does not parse" }
             owned.append(cert)
             OPENSSL_sk_push(untrusted, UnsafeRawPointer(cert))
         }
-        guard let context = X509_STORE_CTX_new() else { return false }
+        guard let context = X509_STORE_CTX_new() else { return "out of memory" }
         defer { X509_STORE_CTX_free(context) }
-        guard X509_STORE_CTX_init(context, store, leafCert, untrusted) == 1 else { return false }
+        guard X509_STORE_CTX_init(context, store, leafCert, untrusted) == 1 else { return "X509_STORE_CTX_init failed" }
         X509_VERIFY_PARAM_set_time(X509_STORE_CTX_get0_param(context), time_t(time))
         // Any certificate of the store is an anchor, as in the reference.
         X509_VERIFY_PARAM_set_flags(X509_STORE_CTX_get0_param(context), UInt(X509_V_FLAG_PARTIAL_CHAIN))
         let ok = X509_verify_cert(context) == 1
+        let reason = ok ? nil : String(cString: X509_verify_cert_error_string(Int(X509_STORE_CTX_get_error(context))))
         ERR_clear_error()
-        return ok
+        return reason
     }
 
     /// A store trusting exactly `anchors` (it holds its own references).
