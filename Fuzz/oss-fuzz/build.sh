@@ -7,12 +7,16 @@
 # to local folders, e.g.
 #   OUT=/tmp/out SRC=$PWD/.. WORK=/tmp/work Fuzz/oss-fuzz/build.sh
 # For each harness of Fuzz/Sources it puts into $OUT: the binary <name>,
-# <name>.dict, <name>.options and <name>_seed_corpus.zip.
+# <name>.dict, <name>.options and <name>_seed_corpus.zip, and beside them
+# known-disagreements.json, which the differential oracles read.
 : "${OUT:?set OUT to the folder that receives the harnesses}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 fuzz="$(dirname "$here")"
 WORK="${WORK:-$fuzz/.build/oss-fuzz-work}"
 mkdir -p "$OUT" "$WORK"
+# The build's intermediate files go to WORK, apart from Fuzz/.build, where a
+# running campaign's binaries must not be relinked under it.
+scratch="$WORK/swift-build"
 
 if command -v precompile_swift >/dev/null 2>&1 || [ -f /usr/local/bin/precompile_swift ]; then
   # shellcheck disable=SC1091
@@ -28,9 +32,9 @@ refresh_build_plan "$fuzz"
 # package's own executables with libFuzzer's main.
 for folder in "$fuzz"/Sources/Fuzz*; do
   # shellcheck disable=SC2086
-  fuzz_swift_build --package-path "$fuzz" -c release --product "$(basename "$folder")" $flags
+  fuzz_swift_build --package-path "$fuzz" --scratch-path "$scratch" -c release --product "$(basename "$folder")" $flags
 done
-bin="$(fuzz_swift_build --package-path "$fuzz" -c release --show-bin-path)"
+bin="$(fuzz_swift_build --package-path "$fuzz" --scratch-path "$scratch" -c release --show-bin-path)"
 
 for folder in "$fuzz"/Sources/Fuzz*; do
   name="$(basename "$folder")"
@@ -44,4 +48,5 @@ for folder in "$fuzz"/Sources/Fuzz*; do
   rm -f "$OUT/${name}_seed_corpus.zip"
   (cd "$fuzz/Corpus/$name" && zip -q -j "$OUT/${name}_seed_corpus.zip" ./*)
 done
+cp "$fuzz/known-disagreements.json" "$OUT/known-disagreements.json"
 echo "built $(ls "$fuzz"/Sources | grep -c '^Fuzz') harnesses into $OUT"

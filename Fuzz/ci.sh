@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The fuzz step of CI (.ci/run), also runnable by hand:
+#
+#   Fuzz/ci.sh [--seconds N] [--jobs J] [--out DIR]
+#
+# 1. Builds every harness instrumented (fuzzer + address sanitizer) through
+#    Fuzz/oss-fuzz/build.sh, with OUT, SRC and WORK set to local folders, as
+#    OSS-Fuzz would run it (default OUT: Fuzz/.build/ci-out).
+# 2. Checks that OUT holds, for every harness folder of Fuzz/Sources, the
+#    binary, <name>.dict, <name>.options, <name>_seed_corpus.zip, and the
+#    known-disagreements file the differential oracles read.
+# 3. Runs each harness N seconds (default 30) from its seed corpus (unzipped
+#    from OUT), J at a time (default 2): fails on a crash, an oracle report,
+#    a leak or timeout, or a binary that does not say "Loaded 1 modules"
+#    (one not instrumented for coverage would fuzz blind).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+seconds=30
+jobs=2
+out="$here/.build/ci-out"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) seconds="${2:?--seconds needs a number}"; shift 2 ;;
+    --jobs) jobs="${2:?--jobs needs a number}"; shift 2 ;;
+    --out) out="${2:?--out needs a folder}"; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "ci.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+case "$seconds$jobs" in *[!0-9]*) echo "ci.sh: --seconds and --jobs take whole numbers" >&2; exit 2 ;; esac
+. "$here/options.sh"
+
+work="$here/.build/ci-work"
+# build.sh's WORK (the Swift build) is kept between runs; logs and corpora are not.
+rm -rf "$out" "$work"
+mkdir -p "$out" "$work" "$here/.build/ci-build"
+started=$(date +%s)
+echo "== building the harnesses into $out (Fuzz/oss-fuzz/build.sh)"
+OUT="$out" SRC="$(dirname "$here")/.." WORK="$here/.build/ci-build" "$here/oss-fuzz/build.sh" >"$work/build.log" 2>&1 \
+  || { tail -40 "$work/build.log"; echo "ci.sh: the fuzz build failed" >&2; exit 1; }
+echo "   built in $(( $(date +%s) - started )) s"
+
+harnesses=()
+for folder in "$here"/Sources/Fuzz*; do harnesses+=("$(basename "$folder")"); done
+missing=0
+[ -f "$out/known-disagreements.json" ] || { echo "missing: $out/known-disagreements.json"; missing=1; }
+for name in "${harnesses[@]}"; do
+  for file in "$name" "$name.dict" "$name.options" "${name}_seed_corpus.zip"; do
+    [ -s "$out/$file" ] || { echo "missing: $out/$file"; missing=1; }
+  done
+done
+[ "$missing" = 0 ] || { echo "ci.sh: build.sh did not produce every harness and its files" >&2; exit 1; }
+echo "== $out holds ${#harnesses[@]} harnesses, each with .dict, .options and a seed corpus"
+
+export SWIFT_BACKTRACE=enable=no
+run_one() {
+  local name="$1" corpus="$work/corpus/$1" log="$work/$1.log" status
+  mkdir -p "$corpus" "$work/crashes/$1"
+  python3 -m zipfile -e "$out/${name}_seed_corpus.zip" "$corpus"
+  harness_options "$here" "$name"
+  set +e
+  ASAN_OPTIONS="$asan_options" "$out/$name" "$corpus" "${libfuzzer_flags[@]}" -max_total_time="$seconds" \
+    -artifact_prefix="$work/crashes/$name/" -print_final_stats=1 >"$log" 2>&1
+  status=$?
+  set -e
+  local verdict=ok
+  grep -q "Loaded 1 modules" "$log" || verdict="no 'Loaded 1 modules' (not instrumented)"
+  [ "$status" = 0 ] || verdict="exit $status (crash or oracle report; see $log)"
+  local last
+  last="$(grep -E '^#[0-9]+' "$log" | tail -1)"
+  printf '%-28s %-8s %s\n' "$name" "$([ "$verdict" = ok ] && echo ok || echo FAILED)" \
+    "$(echo "$last" | sed -nE 's/^#([0-9]+).*cov: ([0-9]+).*/\1 runs, cov \2/p') ${verdict#ok}"
+  [ "$verdict" = ok ]
+}
+
+echo "== running each harness ${seconds}s from its seed corpus, $jobs at a time"
+failed=0
+pids=()
+names=()
+for name in "${harnesses[@]}"; do
+  run_one "$name" &
+  pids+=($!)
+  names+=("$name")
+  if [ ${#pids[@]} -ge "$jobs" ]; then
+    wait "${pids[0]}" || failed=$((failed + 1))
+    pids=("${pids[@]:1}")
+    names=("${names[@]:1}")
+  fi
+done
+for pid in "${pids[@]}"; do wait "$pid" || failed=$((failed + 1)); done
+echo "   fuzz step took $(( $(date +%s) - started )) s"
+if [ "$failed" -gt 0 ]; then
+  for log in "$work"/*.log; do
+    grep -q "ERROR: libFuzzer\|==ERROR\|oracle:" "$log" 2>/dev/null && { echo "--- $log"; grep -m5 "oracle:\|ERROR" "$log"; }
+  done
+  echo "ci.sh: $failed harness(es) failed" >&2
+  exit 1
+fi
+echo "== every harness ran clean"
