@@ -34,7 +34,8 @@ package enum CertificatePath {
     }
 
     /// A certificate as the verifiers read it: swift-certificates' parse,
-    /// and the strings of its issuer and subject names well formed for
+    /// every extension it knows decoded, and the strings of its issuer and
+    /// subject names well formed for
     /// their type (UTF8String valid UTF-8, PrintableString and IA5String in
     /// their alphabets, BMPString of whole characters). swift-certificates
     /// repairs a UTF8String that is not UTF-8 instead of refusing it, so two
@@ -43,6 +44,19 @@ package enum CertificatePath {
     package static func certificate(derEncoded der: [UInt8]) throws -> Certificate {
         let certificate = try Certificate(derEncoded: der)
         try checkNameStrings(der)
+        // swift-certificates decodes an extension only when asked; every
+        // one it knows must decode (OpenSSL marks a certificate with a
+        // malformed one invalid; found by FuzzX509Differential: a key usage
+        // BIT STRING with 23 unused bits).
+        let extensions = certificate.extensions
+        _ = try extensions.basicConstraints
+        _ = try extensions.keyUsage
+        _ = try extensions.extendedKeyUsage
+        _ = try extensions.subjectKeyIdentifier
+        _ = try extensions.authorityKeyIdentifier
+        _ = try extensions.subjectAlternativeNames
+        _ = try extensions.nameConstraints
+        _ = try extensions.authorityInformationAccess
         return certificate
     }
 

@@ -81,12 +81,16 @@ extension FuzzTargets {
     public static func receiptVerify(_ bytes: [UInt8]) async -> [String] {
         guard let ca = FuzzWorld.ca, let verifier = FuzzWorld.receiptVerifier else { return [] }
         var problems: [String] = []
-        let staged = try? await verifier.signatureAndChain(of: bytes, at: FuzzWorld.now)
+        let stage: Result<(Receipt, [Certificate]), AppAttestError>
+        do { stage = .success(try await verifier.signatureAndChain(of: bytes, at: FuzzWorld.now)) } catch { stage = .failure(error) }
+        let staged = try? stage.get()
         let content = OpenSSLOracle.verifyCMS(bytes, anchors: [ca.receiptRoot], at: FuzzWorld.seconds)
         let verdicts = receiptVerdicts(bytes, staged: staged, content: content)
         if verdicts.reference != verdicts.openssl {
-            problems += KnownDisagreements.judge(.receiptVerify, "reference signature and chain \(verdicts.reference), OpenSSL CMS_verify \(verdicts.openssl)",
-                                                 classes: verdicts.classes)
+            var reason = ""
+            if case .failure(let error) = stage { reason = " (reference: \(error))" }
+            problems += KnownDisagreements.judge(.receiptVerify, "reference signature and chain \(verdicts.reference), OpenSSL CMS_verify \(verdicts.openssl)"
+                                                     + reason, classes: verdicts.classes)
         }
         if let staged, let content, content != staged.0.payload {
             problems.append("OpenSSL's signed content (\(content.count) bytes) is not the reference's payload (\(staged.0.payload.count) bytes)")
@@ -115,7 +119,11 @@ extension FuzzTargets {
 
     static func receiptVerdicts(_ bytes: [UInt8], staged: (Receipt, [Certificate])?, content: [UInt8]?) -> Verdicts {
         var classes: [Disagreement] = []
-        if (try? Receipt(bytes: bytes)) == nil { classes.append(.receiptShape) }
+        let receipt = try? Receipt(bytes: bytes)
+        if receipt == nil { classes.append(.receiptShape) }
+        if let receipt, receipt.certificates.contains(where: { (try? CertificatePath.certificate(derEncoded: $0)) == nil }) {
+            classes.append(.certificateEncoding)
+        }
         if let staged, staged.1.contains(where: { $0.notValidAfter == FuzzWorld.now }) { classes.append(.notAfterInstant) }
         if let signer = staged?.1.first, case .some(.some(let usage)) = CertificatePath.keyUsage(of: signer),
            !usage.digitalSignature, !usage.nonRepudiation {

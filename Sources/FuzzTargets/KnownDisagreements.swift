@@ -15,7 +15,8 @@ import Foundation
 public enum Disagreement: String, CaseIterable, Sendable {
     /// A certificate of the path expires exactly at the validation time.
     case notAfterInstant
-    /// swift-certificates refuses to parse a certificate OpenSSL reads.
+    /// A certificate (the leaf, or one a receipt carries) does not parse as
+    /// the reference reads certificates, while OpenSSL reads it.
     case certificateEncoding
     /// The reference's receipt parser refuses a CMS message OpenSSL reads.
     case receiptShape
