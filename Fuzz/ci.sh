@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The fuzz step of CI (.ci/run), also runnable by hand:
 #
-#   Fuzz/ci.sh [--seconds N] [--jobs J] [--out DIR]
+#   Fuzz/ci.sh [--seconds N] [--jobs J] [--out DIR] [--no-build]
 #
 # 1. Builds every harness instrumented (fuzzer + address sanitizer) through
 #    Fuzz/oss-fuzz/build.sh, with OUT, SRC and WORK set to local folders, as
@@ -13,17 +13,20 @@
 #    from OUT), J at a time (default 2): fails on a crash, an oracle report,
 #    a leak or timeout, or a binary that does not say "Loaded 1 modules"
 #    (one not instrumented for coverage would fuzz blind).
+# --no-build skips step 1 and checks and runs what OUT already holds.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 seconds=30
 jobs=2
 out="$here/.build/ci-out"
+build=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds="${2:?--seconds needs a number}"; shift 2 ;;
     --jobs) jobs="${2:?--jobs needs a number}"; shift 2 ;;
     --out) out="${2:?--out needs a folder}"; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --no-build) build=0; shift ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "ci.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -32,13 +35,17 @@ case "$seconds$jobs" in *[!0-9]*) echo "ci.sh: --seconds and --jobs take whole n
 
 work="$here/.build/ci-work"
 # build.sh's WORK (the Swift build) is kept between runs; logs and corpora are not.
-rm -rf "$out" "$work"
+rm -rf "$work"
 mkdir -p "$out" "$work" "$here/.build/ci-build"
 started=$(date +%s)
-echo "== building the harnesses into $out (Fuzz/oss-fuzz/build.sh)"
-OUT="$out" SRC="$(dirname "$here")/.." WORK="$here/.build/ci-build" "$here/oss-fuzz/build.sh" >"$work/build.log" 2>&1 \
-  || { tail -40 "$work/build.log"; echo "ci.sh: the fuzz build failed" >&2; exit 1; }
-echo "   built in $(( $(date +%s) - started )) s"
+if [ "$build" = 1 ]; then
+  rm -rf "$out"
+  mkdir -p "$out"
+  echo "== building the harnesses into $out (Fuzz/oss-fuzz/build.sh)"
+  OUT="$out" SRC="$(dirname "$here")/.." WORK="$here/.build/ci-build" "$here/oss-fuzz/build.sh" >"$work/build.log" 2>&1 \
+    || { tail -40 "$work/build.log"; echo "ci.sh: the fuzz build failed" >&2; exit 1; }
+  echo "   built in $(( $(date +%s) - started )) s"
+fi
 
 harnesses=()
 for folder in "$here"/Sources/Fuzz*; do harnesses+=("$(basename "$folder")"); done
@@ -67,7 +74,7 @@ run_one() {
   grep -q "Loaded 1 modules" "$log" || verdict="no 'Loaded 1 modules' (not instrumented)"
   [ "$status" = 0 ] || verdict="exit $status (crash or oracle report; see $log)"
   local last
-  last="$(grep -E '^#[0-9]+' "$log" | tail -1)"
+  last="$(grep -E '^#[0-9]+' "$log" | tail -1 || true)"
   printf '%-28s %-8s %s\n' "$name" "$([ "$verdict" = ok ] && echo ok || echo FAILED)" \
     "$(echo "$last" | sed -nE 's/^#([0-9]+).*cov: ([0-9]+).*/\1 runs, cov \2/p') ${verdict#ok}"
   [ "$verdict" = ok ]
