@@ -34,8 +34,9 @@ package enum CertificatePath {
     }
 
     /// A certificate as the verifiers read it: swift-certificates' parse,
-    /// every extension it knows decoded, and the strings of its issuer and
-    /// subject names well formed for
+    /// every extension it knows decoded, the TBS signature algorithm equal
+    /// to the outer one, and the strings of its issuer and subject names
+    /// well formed for
     /// their type (UTF8String valid UTF-8, PrintableString and IA5String in
     /// their alphabets, BMPString of whole characters). swift-certificates
     /// repairs a UTF8String that is not UTF-8 instead of refusing it, so two
@@ -43,7 +44,7 @@ package enum CertificatePath {
     /// a certificate (found by FuzzX509Differential).
     package static func certificate(derEncoded der: [UInt8]) throws -> Certificate {
         let certificate = try Certificate(derEncoded: der)
-        try checkNameStrings(der)
+        try checkStructure(der)
         // swift-certificates decodes an extension only when asked; every
         // one it knows must decode (OpenSSL marks a certificate with a
         // malformed one invalid; found by FuzzX509Differential: a key usage
@@ -60,15 +61,23 @@ package enum CertificatePath {
         return certificate
     }
 
-    /// Why a name string was refused.
-    struct NameStringError: Error, CustomStringConvertible {
+    /// Why a certificate's structure was refused.
+    struct StructureError: Error, CustomStringConvertible {
         let description: String
     }
 
-    static func checkNameStrings(_ der: [UInt8]) throws {
+    static func checkStructure(_ der: [UInt8]) throws {
         let root = try DER.parse(der)
         guard case .constructed(let top) = root.content, let tbs = top.first(where: { _ in true }),
-              case .constructed(let fields) = tbs.content else { throw NameStringError(description: "no TBSCertificate") }
+              case .constructed(let fields) = tbs.content else { throw StructureError(description: "no TBSCertificate") }
+        // RFC 5280 §4.1.1.2: the signature algorithm inside the TBS is the
+        // one outside it (swift-certificates does not compare them; found by
+        // FuzzX509Differential).
+        let outer = top.dropFirst().first(where: { _ in true })
+        let inner = fields.first { $0.identifier == .sequence }
+        guard let outer, let inner, outer.encodedBytes == inner.encodedBytes else {
+            throw StructureError(description: "the TBS signature algorithm is not the certificate's")
+        }
         // The Names among the TBS fields: SEQUENCEs whose elements are SETs.
         for field in fields where field.identifier == .sequence {
             guard case .constructed(let rdns) = field.content, rdns.contains(where: { _ in true }),
@@ -79,7 +88,7 @@ package enum CertificatePath {
                     guard case .constructed(let parts) = attribute.content else { continue }
                     for value in parts.dropFirst() {
                         guard case .primitive(let bytes) = value.content, !stringIsWellFormed(value.identifier, bytes) else { continue }
-                        throw NameStringError(description: "a name holds a \(value.identifier) that is not well formed")
+                        throw StructureError(description: "a name holds a \(value.identifier) that is not well formed")
                     }
                 }
             }
