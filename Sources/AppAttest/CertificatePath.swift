@@ -35,7 +35,8 @@ package enum CertificatePath {
 
     /// A certificate as the verifiers read it: swift-certificates' parse,
     /// every extension it knows decoded, the TBS signature algorithm equal
-    /// to the outer one, and the strings of its issuer and subject names
+    /// to the outer one, SEQUENCE and SET constructed and every other
+    /// universal type primitive, and the strings of its issuer and subject names
     /// well formed for
     /// their type (UTF8String valid UTF-8, PrintableString and IA5String in
     /// their alphabets, BMPString of whole characters). swift-certificates
@@ -68,6 +69,7 @@ package enum CertificatePath {
 
     static func checkStructure(_ der: [UInt8]) throws {
         let root = try DER.parse(der)
+        try checkConstruction(root)
         guard case .constructed(let top) = root.content, let tbs = top.first(where: { _ in true }),
               case .constructed(let fields) = tbs.content else { throw StructureError(description: "no TBSCertificate") }
         // RFC 5280 §4.1.1.2: the signature algorithm inside the TBS is the
@@ -92,6 +94,22 @@ package enum CertificatePath {
                     }
                 }
             }
+        }
+    }
+
+    /// DER's construction rule for universal types: SEQUENCE and SET are
+    /// constructed, every other universal type primitive (swift-asn1 keeps
+    /// a primitive SEQUENCE as an opaque value inside a name; OpenSSL
+    /// refuses it; found by FuzzX509Differential).
+    static func checkConstruction(_ node: ASN1Node) throws {
+        let universal = node.identifier.tagClass == .universal
+        let collection = universal && (node.identifier.tagNumber == 16 || node.identifier.tagNumber == 17)
+        switch node.content {
+        case .constructed(let children):
+            guard !universal || collection else { throw StructureError(description: "a constructed \(node.identifier)") }
+            for child in children { try checkConstruction(child) }
+        case .primitive:
+            guard !collection else { throw StructureError(description: "a primitive \(node.identifier)") }
         }
     }
 
