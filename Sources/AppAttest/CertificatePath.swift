@@ -89,8 +89,13 @@ package enum CertificatePath {
                 for attribute in attributes {
                     guard case .constructed(let parts) = attribute.content else { continue }
                     for value in parts.dropFirst() {
-                        guard case .primitive(let bytes) = value.content, !stringIsWellFormed(value.identifier, bytes) else { continue }
-                        throw StructureError(description: "a name holds a \(value.identifier) that is not well formed")
+                        guard value.identifier.tagClass == .universal, nameStringTags.contains(value.identifier.tagNumber),
+                              case .primitive(let bytes) = value.content else {
+                            throw StructureError(description: "a name holds a \(value.identifier), not a string")
+                        }
+                        guard stringIsWellFormed(value.identifier, bytes) else {
+                            throw StructureError(description: "a name holds a \(value.identifier) that is not well formed")
+                        }
                     }
                 }
             }
@@ -112,6 +117,13 @@ package enum CertificatePath {
             guard !collection else { throw StructureError(description: "a primitive \(node.identifier)") }
         }
     }
+
+    /// The string types an attribute value of a name may have (X.520's
+    /// DirectoryString and the IA5, Numeric, Printable, Visible, Teletex,
+    /// Videotex, Graphic, General and Universal strings); a NULL, an
+    /// application or context tag was kept by swift-certificates and refused
+    /// by OpenSSL (found by FuzzX509Differential).
+    static let nameStringTags: Set<UInt> = [12, 18, 19, 20, 21, 22, 25, 26, 27, 28, 30]
 
     static func stringIsWellFormed(_ identifier: ASN1Identifier, _ bytes: ArraySlice<UInt8>) -> Bool {
         switch identifier {

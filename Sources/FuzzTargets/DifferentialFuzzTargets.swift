@@ -68,6 +68,16 @@ extension FuzzTargets {
         let openssl = reason == nil
         var classes: [Disagreement] = []
         if parsed == nil { classes.append(.certificateEncoding) }
+        // These two only ever excuse a refusal by the reference.
+        if !reference, openssl, let parsed, parsed.issuer != intermediate.subject,
+           folded(parsed.issuer) == folded(intermediate.subject) {
+            classes.append(.nameFolding)
+        }
+        if !reference, openssl, let parsed, parsed.extensions.contains(where: {
+            $0.critical && $0.oid != .X509ExtensionID.basicConstraints && $0.oid != .X509ExtensionID.keyUsage
+        }) {
+            classes.append(.criticalExtension)
+        }
         if [parsed, intermediate, root].contains(where: { $0?.notValidAfter == FuzzWorld.now }) { classes.append(.notAfterInstant) }
         return Verdicts(reference: reference, openssl: openssl, classes: classes, opensslReason: reason)
     }
@@ -106,6 +116,11 @@ extension FuzzTargets {
         }
         return problems
     }
+}
+
+/// A name as RFC 4518 compares it, roughly: lower case, runs of spaces as one.
+func folded(_ name: DistinguishedName) -> String {
+    String(describing: name).lowercased().split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
 }
 
 extension FuzzTargets {

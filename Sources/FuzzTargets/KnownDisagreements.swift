@@ -20,6 +20,12 @@ public enum Disagreement: String, CaseIterable, Sendable {
     case certificateEncoding
     /// The reference's receipt parser refuses a CMS message OpenSSL reads.
     case receiptShape
+    /// The leaf's issuer matches the intermediate's subject only when case
+    /// and spaces are folded (OpenSSL folds; swift-certificates compares exactly).
+    case nameFolding
+    /// The leaf carries a critical extension that RFC 5280 validation in
+    /// the reference does not process (OpenSSL recognizes more).
+    case criticalExtension
     /// The receipt's signer has a key usage without digitalSignature and
     /// nonRepudiation (OpenSSL's S/MIME purpose refuses it at CMS_verify;
     /// the reference refuses it one step later, at the signer check).
