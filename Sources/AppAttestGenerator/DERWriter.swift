@@ -1,7 +1,7 @@
 /// A minimal DER/BER TLV writer for building receipts and extensions by hand,
 /// including the deliberately malformed ones the vectors need.
-enum TLV {
-    static func length(_ n: Int) -> [UInt8] {
+package enum TLV {
+    package static func length(_ n: Int) -> [UInt8] {
         if n < 0x80 { return [UInt8(n)] }
         var bytes: [UInt8] = []
         var value = n
@@ -12,8 +12,8 @@ enum TLV {
         return [0x80 | UInt8(bytes.count)] + bytes
     }
 
-    static func node(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] { [tag] + length(content.count) + content }
-    static func sequence(_ parts: [UInt8]...) -> [UInt8] { node(0x30, parts.flatMap { $0 }) }
+    package static func node(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] { [tag] + length(content.count) + content }
+    package static func sequence(_ parts: [UInt8]...) -> [UInt8] { node(0x30, parts.flatMap { $0 }) }
     static func set(_ parts: [[UInt8]]) -> [UInt8] { node(0x31, parts.flatMap { $0 }) }
     static func octets(_ bytes: [UInt8]) -> [UInt8] { node(0x04, bytes) }
     static func explicit(_ number: UInt8, _ content: [UInt8]) -> [UInt8] { node(0xA0 | number, content) }

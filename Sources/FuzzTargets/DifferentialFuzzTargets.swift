@@ -183,18 +183,6 @@ enum DERSlices {
         return (offset..<(offset + length), offset + length)
     }
 
-    /// DER length octets for `count`.
-    static func length(_ count: Int) -> [UInt8] {
-        if count < 0x80 { return [UInt8(count)] }
-        var octets: [UInt8] = []
-        var rest = count
-        while rest > 0 {
-            octets.insert(UInt8(rest & 0xFF), at: 0)
-            rest >>= 8
-        }
-        return [0x80 | UInt8(octets.count)] + octets
-    }
-
     /// ecdsa-with-SHA384, 1.2.840.10045.4.3.3, as DER.
     static let ecdsaWithSHA384: [UInt8] = [0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x04, 0x03, 0x03]
 
@@ -209,8 +197,6 @@ enum DERSlices {
         let sha384 = algorithm.count >= 2 + ecdsaWithSHA384.count
             && algorithm.indices.contains { Array(algorithm.dropFirst($0).prefix(ecdsaWithSHA384.count)) == ecdsaWithSHA384 }
         guard let signature = sign(tbs, sha384) else { return nil }
-        let bitString = [0x03] + length(signature.count + 1) + [0x00] + signature
-        let body = tbs + algorithm + bitString
-        return [0x30] + length(body.count) + body
+        return TLV.sequence(tbs, algorithm, TLV.node(0x03, [0x00] + signature))
     }
 }
