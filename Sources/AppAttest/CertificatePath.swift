@@ -44,8 +44,10 @@ package enum CertificatePath {
     /// names that differ in bytes could compare equal; OpenSSL refuses such
     /// a certificate (found by FuzzX509Differential).
     package static func certificate(derEncoded der: [UInt8]) throws -> Certificate {
-        let certificate = try Certificate(derEncoded: der)
-        try checkStructure(der)
+        // One parse serves swift-certificates and the structure checks.
+        let root = try DER.parse(der)
+        let certificate = try Certificate(derEncoded: root)
+        try checkStructure(root)
         // swift-certificates decodes an extension only when asked; every
         // one it knows must decode (OpenSSL marks a certificate with a
         // malformed one invalid; found by FuzzX509Differential: a key usage
@@ -67,8 +69,7 @@ package enum CertificatePath {
         let description: String
     }
 
-    static func checkStructure(_ der: [UInt8]) throws {
-        let root = try DER.parse(der)
+    static func checkStructure(_ root: ASN1Node) throws {
         try checkConstruction(root)
         guard case .constructed(let top) = root.content, let tbs = top.first(where: { _ in true }),
               case .constructed(let fields) = tbs.content else { throw StructureError(description: "no TBSCertificate") }
