@@ -98,4 +98,7 @@ public enum AppleRoots {
     public static var rootCAG3: Certificate {
         get throws { try Certificate(derEncoded: rootCAG3DER) }
     }
+
+    /// Apple Root CA - G3, parsed once, for identity comparisons.
+    static let rootCAG3IfParsed: Certificate? = try? Certificate(derEncoded: rootCAG3DER)
 }

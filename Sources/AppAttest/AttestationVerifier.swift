@@ -74,19 +74,26 @@ public struct AttestationVerifier: Sendable {
     /// When true, a receipt that does not verify fails the attestation with
     /// the receipt's code; by default it is only reported.
     public let requireReceipt: Bool
+    /// Seconds the embedded receipt's creation time may lie after the
+    /// validation time (real ATTEST receipts are made a few seconds after
+    /// the server's recorded time).
+    public let receiptClockSkew: TimeInterval
 
     /// - Parameters:
     ///   - appId: `TEAMID.bundle.id`.
     ///   - trustAnchors: default: the Apple App Attestation Root CA only.
     ///   - receiptAnchors: default: Apple Root CA - G3 only.
     ///   - requireReceipt: make the receipt's error the attestation's.
+    ///   - receiptClockSkew: default ``ReceiptVerifier/defaultClockSkew``.
     public init(appId: String, environment: AppAttestEnvironment, trustAnchors: [Certificate]? = nil,
-                receiptAnchors: [Certificate]? = nil, requireReceipt: Bool = false) throws {
+                receiptAnchors: [Certificate]? = nil, requireReceipt: Bool = false,
+                receiptClockSkew: TimeInterval = ReceiptVerifier.defaultClockSkew) throws {
         self.appId = appId
         self.environment = environment
         self.trustAnchors = try trustAnchors ?? [AppleRoots.appAttestationRoot]
         self.receiptAnchors = try receiptAnchors ?? [AppleRoots.rootCAG3]
         self.requireReceipt = requireReceipt
+        self.receiptClockSkew = receiptClockSkew
     }
 
     /// Runs steps 1–9 on `attestationObject` for the key `keyId` and the
@@ -154,7 +161,7 @@ public struct AttestationVerifier: Sendable {
     /// The embedded receipt against the receipt anchors: type ATTEST, the
     /// attested App ID, field 3 equal to the credential certificate.
     func receiptStatus(_ object: AttestationObject, at time: Date) async -> ReceiptStatus {
-        let verifier = ReceiptVerifier(anchors: receiptAnchors)
+        let verifier = ReceiptVerifier(anchors: receiptAnchors, clockSkew: receiptClockSkew)
         do {
             _ = try await verifier.verify(
                 receipt: object.receipt, at: time, appId: appId, type: .attest, attestedCertificate: object.certificates.first)

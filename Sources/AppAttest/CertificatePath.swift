@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import SwiftASN1
 @_spi(FixedExpiryValidationTime) import X509
@@ -156,7 +157,7 @@ package enum CertificatePath {
     }
 
     /// True when basic constraints mark the certificate as a CA.
-    static func isCertificateAuthority(_ certificate: Certificate) -> Bool {
+    package static func isCertificateAuthority(_ certificate: Certificate) -> Bool {
         do {
             guard let constraints = try certificate.extensions.basicConstraints else { return false }
             if case .isCertificateAuthority = constraints { return true }
@@ -164,6 +165,37 @@ package enum CertificatePath {
         } catch {
             return true  // An unreadable extension is treated as the stricter reading.
         }
+    }
+
+    /// SHA-256 of the certificate's subjectPublicKeyInfo (DER): a key pin.
+    package static func keyPin(_ certificate: Certificate) -> [UInt8]? {
+        var serializer = DER.Serializer()
+        guard (try? serializer.serialize(certificate.publicKey)) != nil else { return nil }
+        return Array(SHA256.hash(data: serializer.serializedBytes))
+    }
+
+    /// How many paths lead from `leaf` to an anchor through distinct
+    /// intermediates, matching each issuer by name only (no signature is
+    /// checked), with at most `maxLength` certificates, counted up to
+    /// `limit`. Bounds the work path building may do before it starts:
+    /// certificate authorities that all sign each other make it exponential.
+    package static func candidatePaths(from leaf: Certificate, intermediates: [Certificate], anchors: [Certificate],
+                               maxLength: Int, limit: Int) -> Int {
+        var count = 0
+        // Depth-first over (certificate, intermediates used), bounded by
+        // maxLength and stopped at limit; an explicit stack, no recursion.
+        var stack: [(certificate: Certificate, used: [Int], length: Int)] = [(leaf, [], 1)]
+        while count < limit, let (certificate, used, length) = stack.popLast() {
+            // The anchors that would end the path here.
+            if length < maxLength { count += anchors.filter { $0.subject == certificate.issuer }.count }
+            // Another intermediate, when an anchor could still follow it.
+            guard length + 1 < maxLength else { continue }
+            for (index, candidate) in intermediates.enumerated()
+            where !used.contains(index) && candidate.subject == certificate.issuer {
+                stack.append((candidate, used + [index], length + 1))
+            }
+        }
+        return min(count, limit)
     }
 
     /// True when the certificate's subject and issuer are the same name (a root).

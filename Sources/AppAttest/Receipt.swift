@@ -9,6 +9,12 @@ import X509
 public struct Receipt: Sendable {
     /// Largest receipt accepted (real ones are about 5 KiB).
     public static let maxLength = 64 * 1024
+    /// Most certificates accepted in the CMS `certificates` set (real
+    /// receipts carry 3: signer, intermediate, root). Path building over
+    /// certificate authorities that all sign each other is exponential in
+    /// their number (a 22.8 KB receipt took 507 s); the receipt is not covered
+    /// by the attestation's nonce, so anyone can attach such a set.
+    public static let maxCertificates = 4
     /// Largest payload field list accepted.
     static let maxFields = 256
     /// Nesting bound when joining a constructed OCTET STRING's chunks.
@@ -38,7 +44,9 @@ public struct Receipt: Sendable {
         case environment = 7
         case creationTime = 12
         case riskMetric = 17
-        case notBefore = 19
+        /// The earliest time a new receipt may be requested (creation + 1 day
+        /// in real data); never a validity start.
+        case earliestRefresh = 19
         case expirationTime = 21
 
         /// Shown by `trustsuite inspect`.
@@ -52,7 +60,7 @@ public struct Receipt: Sendable {
             case .environment: "environment"
             case .creationTime: "creation time"
             case .riskMetric: "risk metric"
-            case .notBefore: "not before"
+            case .earliestRefresh: "earliest refresh (not before)"
             case .expirationTime: "expiration time"
             }
         }
@@ -139,7 +147,12 @@ public struct Receipt: Sendable {
         var next = signedData.next()
         if let node = next, node.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific) {
             guard case .constructed(let certs) = node.content else { throw malformed("certificates not constructed") }
-            for cert in certs { certificates.append(Array(cert.encodedBytes)) }
+            for cert in certs {
+                guard certificates.count < maxCertificates else {
+                    throw malformed("more than \(maxCertificates) certificates in the CMS set")
+                }
+                certificates.append(Array(cert.encodedBytes))
+            }
             next = signedData.next()
         }
         if let node = next, node.identifier == ASN1Identifier(tagWithNumber: 1, tagClass: .contextSpecific) {

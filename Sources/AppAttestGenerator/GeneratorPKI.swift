@@ -167,9 +167,10 @@ struct ReceiptPKI {
     static let signerName = "TrustSuite Test Application Attestation Fraud Receipt Signing"
     static let developerName = "TrustSuite Test Developer Certificate"
     static let weakIntermediateName = "TrustSuite Test Integration CA without keyCertSign"
+    static let siblingName = "TrustSuite Test Application Integration CA 6 - G1"
 
     /// Signers the pinning vectors use besides Apple's shape.
-    enum SignerChoice {
+    enum SignerChoice: Equatable {
         case standard
         /// A leaf of the right CA without the marker (a developer certificate).
         case unmarked
@@ -181,6 +182,14 @@ struct ReceiptPKI {
         case wrongUsage
         /// A marked signer issued by an intermediate whose key usage lacks keyCertSign.
         case caWithoutKeyCertSign
+        /// A marked signer issued by another CA under the same root.
+        case siblingCA
+        /// A marked signer issued by a second CA of the expected intermediate's name (another key).
+        case sameNameCA
+        /// A marked signer under `count` CAs that all sign each other
+        /// (every ordered pair issued), then the root: path building over
+        /// them is exponential without the receipt's bounds.
+        case crossSigned(count: Int)
     }
 
     let rootKey: P384.Signing.PrivateKey
@@ -265,6 +274,39 @@ struct ReceiptPKI {
                 serial: 17, notBefore: signerNotBefore, notAfter: signerNotAfter, extra: [Self.marker])
             return ReceiptSigner(key: .p256(signerKey), certificate: certificate,
                                  certificates: [try GeneratorPKI.der(certificate), weak, root])
+        case .siblingCA, .sameNameCA:
+            let sibling = choice == .siblingCA
+            let name = sibling ? Self.siblingName : Self.intermediateName
+            let caKey = pki.p384(sibling ? "sibling-intermediate" : "same-name-intermediate")
+            let ca = try GeneratorPKI.der(pki.caCertificate(subject: name, key: caKey, issuer: Self.rootName, issuerKey: rootKey,
+                                                            serial: sibling ? 18 : 19))
+            let certificate = try pki.leafCertificate(
+                subject: Self.signerName, key: signerKey.publicKey, issuer: name, issuerKey: caKey,
+                serial: sibling ? 20 : 21, notBefore: signerNotBefore, notAfter: signerNotAfter, extra: [Self.marker])
+            return ReceiptSigner(key: .p256(signerKey), certificate: certificate,
+                                 certificates: [try GeneratorPKI.der(certificate), ca, root])
+        case .crossSigned(let count):
+            let names = (0..<count).map { "TrustSuite Test Cross-Signed CA \($0)" }
+            let keys = (0..<count).map { pki.p384("cross-signed-\($0)") }
+            var certificates: [[UInt8]] = []
+            var serial = 100
+            for subject in 0..<count {
+                // CA 0 is also issued by the root, so a path exists.
+                let issuers = (0..<count).filter { $0 != subject }
+                for issuer in issuers {
+                    serial += 1
+                    certificates.append(try GeneratorPKI.der(pki.caCertificate(
+                        subject: names[subject], key: keys[subject], issuer: names[issuer], issuerKey: keys[issuer], serial: serial)))
+                }
+            }
+            serial += 1
+            certificates.append(try GeneratorPKI.der(pki.caCertificate(subject: names[0], key: keys[0], issuer: Self.rootName,
+                                                                       issuerKey: rootKey, serial: serial)))
+            let certificate = try pki.leafCertificate(
+                subject: Self.signerName, key: signerKey.publicKey, issuer: names[count - 1], issuerKey: keys[count - 1],
+                serial: serial + 1, notBefore: signerNotBefore, notAfter: signerNotAfter, extra: [Self.marker])
+            return ReceiptSigner(key: .p256(signerKey), certificate: certificate,
+                                 certificates: [try GeneratorPKI.der(certificate)] + certificates + [root])
         }
     }
 }

@@ -35,6 +35,10 @@ struct ReceiptSpec {
     var payloadOverride: [UInt8]? = nil
     var contentTypeOID: [UInt] = [1, 2, 840, 113549, 1, 7, 2]
     var twoSigners = false
+    /// Copies of the intermediate appended to the certificate set (the bound's vectors).
+    var extraCertificates = 0
+    /// Keep only the first N certificates of the signer's set (the bound's tests).
+    var keepCertificates: Int? = nil
     /// Who signs (the pinning vectors).
     var signer: ReceiptPKI.SignerChoice = .standard
     /// The content-type signed attribute: id-data, absent, or another type.
@@ -61,7 +65,7 @@ struct ReceiptBuilder {
         ]
         if let risk = spec.riskMetric { fields.append((F.riskMetric.rawValue, 1, Array(String(risk).utf8))) }
         if let notBefore = spec.notBefore {
-            fields.append((F.notBefore.rawValue, 1, Array(RFC3339.format(notBefore, fractional: true).utf8)))
+            fields.append((F.earliestRefresh.rawValue, 1, Array(RFC3339.format(notBefore, fractional: true).utf8)))
         }
         if let expiration = spec.expiration {
             fields.append((F.expirationTime.rawValue, 1, Array(RFC3339.format(expiration, fractional: true).utf8)))
@@ -115,7 +119,9 @@ struct ReceiptBuilder {
         case .withoutSigner: certificateList = Array(signer.certificates.dropFirst())
         case .derOrder: certificateList = signer.certificates.sorted { $0.lexicographicallyPrecedes($1) }
         }
-        let certificates = TLV.node(0xA0, certificateList.flatMap { $0 })
+        let extra = Array(repeating: pki.intermediate, count: spec.extraCertificates)
+        let sent = Array((certificateList + extra).prefix(spec.keepCertificates ?? Int.max))
+        let certificates = TLV.node(0xA0, sent.flatMap { $0 })
         let digestAlgorithms = TLV.set([algorithm(spec.digestOID, null: spec.digestWithNull)])
         let dataOID = TLV.oid([1, 2, 840, 113549, 1, 7, 1])
         if spec.ber {

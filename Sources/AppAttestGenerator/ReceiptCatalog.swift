@@ -14,6 +14,8 @@ struct ReceiptCase {
     var appId: String? = nil
     var publicKey: [UInt8]? = nil
     var maxAge: Int? = nil
+    /// The verifier's clock skew (`clockSkew`, seconds); absent: the default 60 s.
+    var clockSkew: Int? = nil
     var anchorsPem: [String]? = nil
     var bytes: (([UInt8]) -> [UInt8])? = nil
 }
@@ -101,27 +103,81 @@ extension AppAttestVectors {
             make("signer::root-key", "signed by the root's own key and certificate", .receiptSignerInvalid, flags: [T]) { $0.spec.signer = .root },
             make("signer::wrong-usage", "the signer's name and marker, but a key usage of keyCertSign without digitalSignature",
                  .receiptSignerInvalid, flags: [T]) { $0.spec.signer = .wrongUsage },
+            // The store names the expected intermediate beside the root: a
+            // marked signer under any other CA is refused (round 3, audit).
+            make("signer::pinned-intermediate", "trust store of the root and the expected intermediate: the standard signer verifies", nil) {
+                $0.anchorsPem = [GeneratorPKI.pem(self.receipts.root), GeneratorPKI.pem(self.receipts.intermediate)]
+            },
+            make("signer::sibling-ca", "a marked signer issued by a sibling CA under the same root; the store names the expected intermediate",
+                 .receiptSignerInvalid, flags: [T]) {
+                $0.spec.signer = .siblingCA
+                $0.anchorsPem = [GeneratorPKI.pem(self.receipts.root), GeneratorPKI.pem(self.receipts.intermediate)]
+            },
+            make("signer::same-name-ca", "a marked signer issued by a second CA with the expected intermediate's name and another key",
+                 .receiptSignerInvalid, flags: [T]) {
+                $0.spec.signer = .sameNameCA
+                $0.anchorsPem = [GeneratorPKI.pem(self.receipts.root), GeneratorPKI.pem(self.receipts.intermediate)]
+            },
+            // spec/app-attest.md (Receipt, round 3): certificates are bounded before any path is built.
+            make("bounds::cross-signed-4", "four CAs that all sign each other (13 CA certificates): more than 4 certificates in the CMS set",
+                 .malformedReceipt, flags: [T, "LimitPolicy"]) { $0.spec.signer = .crossSigned(count: 4) },
+            make("bounds::five-certificates", "the standard chain plus two more copies of the intermediate: 5 certificates",
+                 .malformedReceipt, flags: [T, "LimitPolicy"]) { $0.spec.extraCertificates = 2 },
+            make("bounds::four-certificates", "the standard chain plus one more copy of the intermediate: 4 certificates, within the bound", nil) {
+                $0.spec.extraCertificates = 1
+            },
             make("chain::ca-without-key-cert-sign", "marked signer issued by an intermediate whose key usage lacks keyCertSign (RFC 5280 4.2.1.3)",
                  .receiptChainInvalid, flags: [T]) { $0.spec.signer = .caWithoutKeyCertSign },
             // spec/app-attest.md (Receipt): time is checked on both sides; signed attributes name id-data.
             make("time::created-after-validation", "creation time (12) an hour after the validation time", .receiptNotYetValid, flags: [T]) {
                 $0.spec.creation = now.addingTimeInterval(3600)
             },
-            make("time::created-1s-after-validation", "creation time (12) one second after the validation time", .receiptNotYetValid,
-                 flags: [T, "ClockTolerance"]) { $0.spec.creation = now.addingTimeInterval(1) },
+            // Round 3: the creation time may lie up to the clock skew (default 60 s) after the
+            // validation time; field 19 is the earliest refresh time and never decides.
+            make("time::created-1s-after-validation", "creation time (12) one second after the validation time: within the 60 s clock skew", nil) {
+                $0.spec.creation = now.addingTimeInterval(1)
+            },
+            make("time::created-59s-after-validation", "creation time (12) 59 s after the validation time: within the 60 s clock skew", nil) {
+                $0.spec.creation = now.addingTimeInterval(59)
+            },
+            make("time::created-60s-after-validation", "creation time (12) exactly 60 s after the validation time: the skew's edge", nil) {
+                $0.spec.creation = now.addingTimeInterval(60)
+            },
+            make("time::created-61s-after-validation", "creation time (12) 61 s after the validation time: beyond the 60 s clock skew",
+                 .receiptNotYetValid, flags: ["ClockTolerance"]) { $0.spec.creation = now.addingTimeInterval(61) },
             make("time::created-at-validation", "creation time (12) equal to the validation time", nil) { $0.spec.creation = now },
-            make("time::before-not-before", "RECEIPT whose not-before (19) is a day after the validation time", .receiptNotYetValid) {
+            make("time::skew-0-created-1s-after", "clock skew 0: creation time one second after the validation time", .receiptNotYetValid) {
+                $0.clockSkew = 0
+                $0.spec.creation = now.addingTimeInterval(1)
+            },
+            make("time::skew-0-created-at-validation", "clock skew 0: creation time equal to the validation time", nil) {
+                $0.clockSkew = 0
+                $0.spec.creation = now
+            },
+            make("time::skew-120-created-61s-after", "clock skew 120 s: creation time 61 s after the validation time", nil) {
+                $0.clockSkew = 120
+                $0.spec.creation = now.addingTimeInterval(61)
+            },
+            make("time::skew-120-created-121s-after", "clock skew 120 s: creation time 121 s after the validation time", .receiptNotYetValid) {
+                $0.clockSkew = 120
+                $0.spec.creation = now.addingTimeInterval(121)
+            },
+            make("time::before-not-before", "RECEIPT whose field 19 (earliest refresh) is a day after the validation time, as in every real refreshed receipt: field 19 never decides",
+                 nil) {
                 $0.spec = receiptType
                 $0.spec.notBefore = now.addingTimeInterval(86_400)
             },
-            make("time::1s-before-not-before", "RECEIPT whose not-before (19) is one second after the validation time", .receiptNotYetValid,
-                 flags: ["ClockTolerance"]) {
+            make("time::1s-before-not-before", "RECEIPT whose field 19 (earliest refresh) is one second after the validation time: field 19 never decides", nil) {
                 $0.spec = receiptType
                 $0.spec.notBefore = now.addingTimeInterval(1)
             },
-            make("time::at-not-before", "RECEIPT whose not-before (19) is the validation time", nil) {
+            make("time::at-not-before", "RECEIPT whose field 19 (earliest refresh) is the validation time", nil) {
                 $0.spec = receiptType
                 $0.spec.notBefore = now
+            },
+            make("time::refresh-a-day-after-creation", "RECEIPT created 10 s before the validation time whose field 19 is creation + 1 day (real data's shape)", nil) {
+                $0.spec = receiptType
+                $0.spec.notBefore = $0.spec.creation.addingTimeInterval(86_400)
             },
             make("time::a-day-after-expiration", "validation time a day after field 21", .receiptExpired) {
                 $0.spec.expiration = now.addingTimeInterval(-86_400)
@@ -198,6 +254,7 @@ extension AppAttestVectors {
         if let appId = c.appId { input["appId"] = .string(appId) }
         if let key = c.publicKey { input["publicKey"] = .b64(key) }
         if let maxAge = c.maxAge { input["maxAge"] = .int(Int64(maxAge)) }
+        if let clockSkew = c.clockSkew { input["clockSkew"] = .int(Int64(clockSkew)) }
         let output: [String: JSONValue] = [
             "type": .string(c.spec.kind), "appId": .string(c.spec.appId),
             "creationTime": .string(c.spec.creationText ?? RFC3339.format(c.spec.creation, fractional: true)),

@@ -94,7 +94,14 @@ enum AppAttestSubject {
     }
 
     static func receipt(_ input: JSONValue) async throws -> SubjectAnswer {
-        let verifier = try ReceiptVerifier(trustAnchors: try anchors(input))
+        var clockSkew = ReceiptVerifier.defaultClockSkew
+        if let value = input["clockSkew"] {
+            guard let seconds = value.int64Value, seconds >= 0, seconds <= 86_400 else {
+                throw ReferenceInputError("clockSkew must be a whole number of seconds in 0…86400")
+            }
+            clockSkew = TimeInterval(seconds)
+        }
+        let verifier = try ReceiptVerifier(trustAnchors: try anchors(input), clockSkew: clockSkew)
         let publicKey = input["publicKey"] == nil ? nil : try bytes(input, "publicKey")
         let appId = input["appId"] == nil ? nil : try string(input, "appId")
         let maxAge = input["maxAge"]?.int64Value.map(TimeInterval.init)

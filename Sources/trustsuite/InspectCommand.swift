@@ -119,7 +119,7 @@ enum Explain {
             switch type {
             case .attestedCertificate: shown = "\(field.value.count) bytes of DER"
             case .clientHash, .token: shown = BinaryText.base64(field.value)
-            case .appId, .kind, .environment, .creationTime, .riskMetric, .notBefore, .expirationTime, nil:
+            case .appId, .kind, .environment, .creationTime, .riskMetric, .earliestRefresh, .expirationTime, nil:
                 shown = text.map { "\"\($0)\"" } ?? BinaryText.base64(field.value)
             }
             return "field \(field.type) (\(name), version \(field.version)): \(shown)"

@@ -70,6 +70,7 @@ struct VerifyAttestationCommand: AsyncParsableCommand {
     var receiptAnchor: [String] = []
     @Flag(name: .customLong("require-receipt"), help: "Fail the attestation with the receipt's error code when its receipt does not verify.")
     var requireReceipt = false
+    @OptionGroup var skew: ClockSkewOption
     @Flag(name: .long, help: "Answer in JSON.") var json = false
 
     func validate() throws {
@@ -88,7 +89,7 @@ struct VerifyAttestationCommand: AsyncParsableCommand {
         let object = InputFiles.object(file)
         let verifier = try AttestationVerifier(appId: appId, environment: environment, trustAnchors: InputFiles.anchors(anchor),
                                                receiptAnchors: InputFiles.anchors(receiptAnchor, option: "--receipt-anchor"),
-                                               requireReceipt: requireReceipt)
+                                               requireReceipt: requireReceipt, receiptClockSkew: skew.seconds)
         do {
             let verified = try await verifier.verify(attestationObject: object, keyId: InputFiles.base64(keyId, "--key-id"),
                                                      clientDataHash: hash, at: InputFiles.time(time))
@@ -150,10 +151,11 @@ struct VerifyReceiptCommand: AsyncParsableCommand {
     @Option(name: .customLong("app-id"), help: "Expected App ID (field 2).") var appId: String?
     @Option(name: .customLong("public-key"), help: "Expected public key of field 3's certificate (base64, base64url, or a file: binary, base64 or PEM).") var publicKey: String?
     @Option(name: .customLong("max-age"), help: "Largest accepted age of the receipt in seconds.") var maxAge: UInt32?
+    @OptionGroup var skew: ClockSkewOption
     @Flag(name: .long, help: "Answer in JSON.") var json = false
 
     func run() async throws {
-        let verifier = try ReceiptVerifier(trustAnchors: InputFiles.anchors(anchor))
+        let verifier = try ReceiptVerifier(trustAnchors: InputFiles.anchors(anchor), clockSkew: skew.seconds)
         do {
             let receipt = try await verifier.verify(
                 receipt: InputFiles.object(file), at: InputFiles.time(time), appId: appId,
@@ -163,9 +165,24 @@ struct VerifyReceiptCommand: AsyncParsableCommand {
                 ("creationTime", receipt.creationTimeText.map(JSONValue.string) ?? .null),
                 ("riskMetric", receipt.riskMetric.map { .int(Int64($0)) } ?? .null),
                 ("environment", receipt.environment.map(JSONValue.string) ?? .null),
+                ("earliestRefreshTime", receipt.text(.earliestRefresh).map(JSONValue.string) ?? .null),
             ]), json: json, what: "receipt")
         } catch let error as AppAttestError {
             try Verdict.report(.failure(error), json: json, what: "receipt")
         }
     }
+}
+
+/// `--clock-skew S`: how far a receipt's creation time may lie after the
+/// validation time (spec/app-attest.md, round 3).
+struct ClockSkewOption: ParsableArguments {
+    @Option(name: .customLong("clock-skew"), help: ArgumentHelp(
+        "Seconds a receipt's creation time may lie after --time (0…86400; default 60).", valueName: "S"))
+    var clockSkew: UInt32 = UInt32(ReceiptVerifier.defaultClockSkew)
+
+    func validate() throws {
+        guard clockSkew <= 86_400 else { throw ValidationError("--clock-skew must be at most 86400 seconds") }
+    }
+
+    var seconds: TimeInterval { TimeInterval(clockSkew) }
 }

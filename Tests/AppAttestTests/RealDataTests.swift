@@ -80,9 +80,15 @@ struct RealDataTests {
         let required = try AttestationVerifier(appId: a.appId, environment: a.environment, requireReceipt: true)
         let verified = try await required.verify(attestationObject: a.object, keyId: a.keyId, clientDataHash: a.clientDataHash, at: a.time)
         #expect(verified.receiptStatus == .verified)
-        // An hour before the receipt was made the chain is valid (notBefore is 24 h earlier) but the receipt is not yet.
+        // A receipt made more than the clock skew after the validation time is refused:
+        // with no skew, every real one (created after the server's recorded time).
         let object = try AttestationObject(bytes: a.object)
         let created = try #require(try AppAttest.Receipt(bytes: object.receipt).creationTime)
+        let noSkew = try AttestationVerifier(appId: a.appId, environment: a.environment, requireReceipt: true, receiptClockSkew: 0)
+        let justBefore = Date(timeIntervalSince1970: created.timeIntervalSince1970.rounded(.down) - 1)
+        #expect(await code { _ = try await noSkew.verify(attestationObject: a.object, keyId: a.keyId, clientDataHash: a.clientDataHash, at: justBefore) }
+                == .receiptNotYetValid)
+        // An hour before the receipt was made the chain is valid (notBefore is 24 h earlier) but the receipt is not yet.
         let early = created.addingTimeInterval(-3600)
         #expect(await code { _ = try await required.verify(attestationObject: a.object, keyId: a.keyId, clientDataHash: a.clientDataHash, at: early) }
                 == .receiptNotYetValid)
@@ -130,9 +136,13 @@ struct RealDataTests {
         }
     }
 
+    /// Every real receipt verifies at the time its document recorded, fresh
+    /// (`maxAge` 300 s), though each was created after that time and each
+    /// RECEIPT's field 19 lies a day ahead (spec/app-attest.md, round 3).
     @Test(arguments: RealData.receipts)
     func receiptVerifies(_ r: RealData.Receipt) async throws {
-        let verified = try await ReceiptVerifier().verify(receipt: r.receipt, at: r.time, appId: r.appId, publicKey: r.publicKeySPKI)
+        let verified = try await ReceiptVerifier().verify(receipt: r.receipt, at: r.time, appId: r.appId, publicKey: r.publicKeySPKI,
+                                                          maxAge: 300)
         let receipt = verified.receipt
         #expect(receipt.kind?.rawValue == r.kind)
         let created = try #require(receipt.creationTime)
@@ -151,9 +161,18 @@ struct RealDataTests {
         #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: r.time, publicKey: Array(otherKey)) } == .receiptKeyMismatch)
         let parsed = try AppAttest.Receipt(bytes: r.receipt)
         let created = try #require(parsed.creationTime)
-        #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: created.addingTimeInterval(-1)) } == .receiptNotYetValid)
-        if let notBefore = parsed.notBefore {
-            #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: notBefore.addingTimeInterval(-1)) } == .receiptNotYetValid)
+        // The clock skew (60 s by default) on the creation time, at whole seconds.
+        let createdSecond = created.timeIntervalSince1970.rounded(.down)
+        let skewEdge = Date(timeIntervalSince1970: createdSecond - ReceiptVerifier.defaultClockSkew)
+        #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: skewEdge) } == nil)
+        #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: skewEdge.addingTimeInterval(-1)) } == .receiptNotYetValid)
+        let strict = try ReceiptVerifier(clockSkew: 0)
+        #expect(await code { _ = try await strict.verify(receipt: r.receipt, at: Date(timeIntervalSince1970: createdSecond - 1)) }
+                == .receiptNotYetValid)
+        // Field 19 never decides: a refreshed receipt verifies before its earliest refresh time.
+        if let refresh = parsed.earliestRefreshTime {
+            #expect(refresh > created)
+            #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: r.time) } == nil)
         }
         if let expiry = parsed.expirationTime {
             #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: expiry.addingTimeInterval(1)) } == .receiptExpired)
@@ -164,6 +183,18 @@ struct RealDataTests {
         let age = later.timeIntervalSince(created)
         #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: later, maxAge: age - 1) } == .receiptTooOld)
         #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: later, maxAge: age + 1) } == nil)
+    }
+
+    /// The pin of Apple's receipt-signing intermediate is the key every real
+    /// receipt's intermediate holds.
+    @Test(arguments: RealData.receipts)
+    func receiptIntermediateMatchesThePin(_ r: RealData.Receipt) throws {
+        let certificates = try Receipt(bytes: r.receipt).certificates.map { try Certificate(derEncoded: $0) }
+        let intermediates = certificates.filter { CertificatePath.isCertificateAuthority($0) && $0.subject != $0.issuer }
+        #expect(intermediates.count == 1)
+        for intermediate in intermediates {
+            #expect(CertificatePath.keyPin(intermediate) == ReceiptVerifier.appleReceiptIntermediateKeyPin)
+        }
     }
 
     @Test(arguments: RealData.receipts)
