@@ -35,4 +35,28 @@ import TestSupport
         let most = try CLI.run(["cbor", "decode", "--max-depth", "10000", "--mode", "ctap2", "--hex", nested(10_000)])
         #expect(most.status == 0 && most.stdout.hasPrefix("[[[["), "\(most.stderr)")
     }
+
+    /// The working group's 1,381 tests through the CLI, one line each: with
+    /// the options its processing asks for every verdict agrees; with the
+    /// defaults only the five listed cases differ (two tag-content, three depth).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: WorkingGroupVectors.folder.path),
+                   "the CBOR working group's vectors are not in the external folder"))
+    func workingGroupVerdictsPerLine() throws {
+        let cases = WorkingGroupVectors.cases
+        #expect(cases.count == 1_381)
+        let input = Data(cases.map { BinaryText.hex($0.encoded) + "\n" }.joined().utf8)
+        func verdicts(_ options: [String]) throws -> [Bool] {
+            let outcome = try CLI.run(["cbor", "decode", "--lines", "--json"] + options, stdin: input, timeout: 120)
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            return outcome.stdout.split(separator: "\n").map { $0.hasPrefix("{\"diagnostic\"") }
+        }
+        let checked = try verdicts(["--tag-validity", "--max-depth", "512"])
+        #expect(checked.count == cases.count)
+        let wrong = zip(cases, checked).filter { $0.0.fail == $0.1 }.map(\.0.description)
+        #expect(wrong.isEmpty, "\(wrong)")
+        let defaults = try verdicts([])
+        let differing = zip(cases, defaults).filter { $0.0.fail == $0.1 }.map(\.0.description)
+        #expect(differing == ["rfc8949/bad.cbor #45", "rfc8949/bad.cbor #46", "rfc8949/good.cbor #84",
+                              "rfc8949/good.cbor #85", "rfc8949/good.cbor #86"])
+    }
 }
