@@ -94,7 +94,7 @@ struct ReadmeAdapterExampleTests {
         let wellFormed = report.cases.filter { $0.vector.part == "wellFormed" && !Self.checksTags($0.vector) }
         #expect(report.graded == wellFormed.count)
         // A checker this small gets the structure right; what it misses is
-        // duplicate keys and the depth policy (10 of 335 today).
+        // duplicate keys and the depth policy (10 of 411 today).
         let failed = wellFormed.filter { $0.grade == .fail }
         #expect(failed.count < wellFormed.count / 10, "\(failed.map(\.vector.id))")
     }
