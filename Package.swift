@@ -122,7 +122,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
-        .target(name: "TestSupport", dependencies: ["ConformanceKit", "AppAttest"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ConformanceKit", "AppAttest", "StrictCBOR"], path: "Tests/TestSupport"),
         .testTarget(
             name: "StrictCBORTests",
             dependencies: [

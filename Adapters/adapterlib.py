@@ -69,11 +69,15 @@ def serve(name, version, handlers, grade_outputs=False):
 def cbor_handler(modes, decode):
     """A `cbor` family handler: `decode(data, mode)` raises to reject; it may
     return a diagnostic string for the output. Modes outside `modes` are
-    answered unsupported."""
+    answered unsupported, and so are inputs with `tagValidity` set: none of
+    these libraries has a switch that checks the content of RFC 8949 §3.4
+    tags (some always convert a few tags, which the default groups allow)."""
     def handle(inp):
         mode = inp.get("mode", "wellFormed")
         if mode not in modes:
             raise Unsupported(f"the library has no {mode} mode")
+        if inp.get("tagValidity"):
+            raise Unsupported("the library has no option that checks tag content (tagValidity)")
         data = bytes.fromhex(inp["cborHex"])
         diagnostic = decode(data, mode)
         return verdict("valid", output={"diagnostic": diagnostic} if isinstance(diagnostic, str) else None)

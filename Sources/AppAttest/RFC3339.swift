@@ -1,55 +1,16 @@
 import Foundation
+import StrictCBOR
 
 /// Strict RFC 3339 timestamps (`2024-04-18T16:14:54Z`,
 /// `2024-04-18T16:14:54.209Z`, `…+02:00`) without locale-dependent formatters.
 public enum RFC3339 {
-    /// Parses a timestamp; nil when it is not RFC 3339.
+    /// Parses a timestamp; nil when it is not RFC 3339 (the grammar is
+    /// StrictCBOR's ``RFC3339DateTime``, which the CBOR tag 0 check shares).
     public static func parse(_ text: String) -> Date? {
-        let b = Array(text.utf8)
-        func digits(_ from: Int, _ count: Int) -> Int? {
-            guard from + count <= b.count else { return nil }
-            var value = 0
-            for i in from..<(from + count) {
-                guard (0x30...0x39).contains(b[i]) else { return nil }
-                value = value * 10 + Int(b[i] - 0x30)
-            }
-            return value
-        }
-        guard b.count >= 20, let year = digits(0, 4), b[4] == 0x2D, let month = digits(5, 2), b[7] == 0x2D,
-              let day = digits(8, 2), b[10] == 0x54 || b[10] == 0x74 || b[10] == 0x20,
-              let hour = digits(11, 2), b[13] == 0x3A, let minute = digits(14, 2), b[16] == 0x3A,
-              let second = digits(17, 2) else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour < 24, minute < 60, second < 61 else { return nil }
-        var index = 19
-        var fraction = 0.0
-        if index < b.count, b[index] == 0x2E {
-            index += 1
-            var scale = 0.1
-            let start = index
-            while index < b.count, (0x30...0x39).contains(b[index]) {
-                fraction += Double(b[index] - 0x30) * scale
-                scale /= 10
-                index += 1
-            }
-            guard index > start else { return nil }
-        }
-        guard index < b.count else { return nil }
-        var offset = 0
-        if b[index] == 0x5A || b[index] == 0x7A {
-            index += 1
-        } else if b[index] == 0x2B || b[index] == 0x2D {
-            guard let oh = digits(index + 1, 2), index + 3 < b.count, b[index + 3] == 0x3A,
-                  let om = digits(index + 4, 2), oh < 24, om < 60 else { return nil }
-            offset = (oh * 60 + om) * 60 * (b[index] == 0x2B ? 1 : -1)
-            index += 6
-        } else {
-            return nil
-        }
-        guard index == b.count else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+        guard let t = RFC3339DateTime(text.utf8) else { return nil }
+        let days = daysFromCivil(year: t.year, month: t.month, day: t.day)
+        let seconds = days * 86_400 + t.hour * 3600 + t.minute * 60 + t.second - t.offsetSeconds
+        return Date(timeIntervalSince1970: Double(seconds) + t.fraction)
     }
 
     /// Latest instant written: 9999-12-31T23:59:59Z.
@@ -81,14 +42,6 @@ public enum RFC3339 {
             + "\(pad(secondsOfDay / 60 % 60, 2)):\(pad(secondsOfDay % 60, 2))"
         if fractional { text += ".\(pad(millis, 3))" }
         return text + "Z"
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 
     /// Days since 1970-01-01 (H. Hinnant's civil calendar algorithm).

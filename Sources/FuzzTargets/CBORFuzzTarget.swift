@@ -35,21 +35,42 @@ public enum FuzzTargets {
     /// - a value accepted in deterministic mode re-encodes to the input bytes;
     /// - the canonical encoding read from the view equals that of its tree;
     /// - the canonical encoding of a wellFormed value decodes in deterministic
-    ///   mode and re-encodes to itself (decode→encode→decode idempotence).
+    ///   mode and re-encodes to itself (decode→encode→decode idempotence);
+    /// - the options only move verdicts one way: with `tagValidity` an input
+    ///   is accepted the same or refused with `invalidTagContent`, and never
+    ///   accepted when the default refuses it; with the depth limit raised to
+    ///   ``CBORLimits/hardMaxDepth`` an input accepted by default is accepted
+    ///   the same, and one refused for anything but depth is refused with
+    ///   the same error.
     public static func cbor(_ bytes: [UInt8]) -> [String] {
         var problems: [String] = []
         var values: [CBORMode: CBORItem] = [:]
         for mode in CBORMode.allCases {
-            do {
-                let item = try CBORDecoder(mode: mode).decode(bytes)
-                if item.encodedRange != 0..<bytes.count {
-                    problems.append("\(mode.rawValue): item spans \(item.encodedRange), input is \(bytes.count) bytes")
-                }
-                values[mode] = item
-            } catch {
-                if error.offset < 0 || error.offset > bytes.count {
-                    problems.append("\(mode.rawValue): offset \(error.offset) outside 0...\(bytes.count)")
-                }
+            let outcome = decode(bytes, CBORDecoder(mode: mode), mode.rawValue, into: &problems)
+            if case .success(let item) = outcome { values[mode] = item }
+            let checked = decode(bytes, CBORDecoder(mode: mode, tagValidity: true), "\(mode.rawValue)+tagValidity", into: &problems)
+            switch (outcome, checked) {
+            case (.success(let item), .success(let other)) where CBOREncoder.canonical(item) != CBOREncoder.canonical(other):
+                problems.append("\(mode.rawValue): tagValidity read the input differently")
+            case (.success, .failure(let error)) where error.code != .invalidTagContent:
+                problems.append("\(mode.rawValue): tagValidity refused an accepted input with \(error.code.rawValue)")
+            case (.failure(let error), .success):
+                problems.append("\(mode.rawValue): tagValidity accepted an input refused with \(error.code.rawValue)")
+            default:
+                break
+            }
+            let deep = CBORDecoder(mode: mode, limits: CBORLimits(maxDepth: CBORLimits.hardMaxDepth))
+            switch (outcome, decode(bytes, deep, "\(mode.rawValue)+maxDepth", into: &problems)) {
+            case (.success(let item), .success(let other)) where CBOREncoder.canonical(item) != CBOREncoder.canonical(other):
+                problems.append("\(mode.rawValue): a raised depth limit read the input differently")
+            case (.success, .failure(let error)):
+                problems.append("\(mode.rawValue): a raised depth limit refused an accepted input with \(error.code.rawValue)")
+            case (.failure(let error), .failure(let other)) where error.code != .depthLimitExceeded && error != other:
+                problems.append("\(mode.rawValue): a raised depth limit changed \(error) to \(other)")
+            case (.failure(let error), .success) where error.code != .depthLimitExceeded:
+                problems.append("\(mode.rawValue): a raised depth limit accepted an input refused with \(error.code.rawValue)")
+            default:
+                break
             }
         }
         // Values are compared by canonical encoding: NaN != NaN under ==.
@@ -67,9 +88,14 @@ public enum FuzzTargets {
         }
         if let value = values[.wellFormed] {
             let encoded = CBOREncoder.canonical(value)
-            // The encoder reads the view directly; the tree path must agree.
-            if CBOREncoder.canonical(CBORValue(value)) != encoded {
-                problems.append("canonical encoding of the view differs from that of its tree")
+            // The encoder reads the view directly; the tree path must agree
+            // (the default depth limit is far below the tree's).
+            do {
+                if CBOREncoder.canonical(try CBORValue(value)) != encoded {
+                    problems.append("canonical encoding of the view differs from that of its tree")
+                }
+            } catch {
+                problems.append("an item within the default depth limit has no tree: \(error)")
             }
             do {
                 let again = try CBORDecoder(mode: .deterministic).decode(encoded)
@@ -81,5 +107,23 @@ public enum FuzzTargets {
             }
         }
         return problems
+    }
+
+    /// Decodes `bytes` with `decoder`, noting a result that does not span
+    /// the input or an error offset outside it.
+    static func decode(_ bytes: [UInt8], _ decoder: CBORDecoder, _ name: String,
+                       into problems: inout [String]) -> Result<CBORItem, CBORError> {
+        do {
+            let item = try decoder.decode(bytes)
+            if item.encodedRange != 0..<bytes.count {
+                problems.append("\(name): item spans \(item.encodedRange), input is \(bytes.count) bytes")
+            }
+            return .success(item)
+        } catch {
+            if error.offset < 0 || error.offset > bytes.count {
+                problems.append("\(name): offset \(error.offset) outside 0...\(bytes.count)")
+            }
+            return .failure(error)
+        }
     }
 }

@@ -60,7 +60,7 @@ public enum StructuredAttestation {
     public static func mutate(_ bytes: [UInt8], maxSize: Int, seed: UInt32) -> [UInt8] {
         var random = Random(state: UInt64(seed) &* 0x2545_F491_4F6C_DD1D)
         let start: [UInt8] = (try? CBORDecoder(mode: .wellFormed).decode(bytes)).map { _ in bytes } ?? baseline
-        guard let decoded = try? CBORDecoder(mode: .wellFormed).decode(start), var top = CBORValue(decoded).mapEntries else {
+        guard let decoded = try? CBORDecoder(mode: .wellFormed).decode(start), var top = (try? CBORValue(decoded))?.mapEntries else {
             return fitted(bytes, maxSize: maxSize, random: &random)
         }
         let field = Field.allCases[random.below(Field.allCases.count)]
@@ -171,7 +171,7 @@ public enum StructuredAttestation {
         case .coseKey where data.count >= 55:
             let start = min(data.count, 55 + (Int(data[53]) << 8 | Int(data[54])))
             guard let (item, used) = try? CBORDecoder(mode: .wellFormed).decodeFirst(data[start...]),
-                  var entries = CBORValue(item).mapEntries else {
+                  var entries = (try? CBORValue(item))?.mapEntries else {
                 var tail = Array(data[start...])
                 bytesMutated(&tail, maxSize: tail.count + 16, random: &random)
                 data.replaceSubrange(start..., with: tail)

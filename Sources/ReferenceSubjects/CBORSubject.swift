@@ -1,7 +1,8 @@
 import ConformanceKit
 import StrictCBOR
 
-/// The `cbor` family against ``StrictCBOR``: decode `cborHex` in `mode` and
+/// The `cbor` family against ``StrictCBOR``: decode `cborHex` in `mode`
+/// (with tag validity when the input's optional `tagValidity` is true) and
 /// answer the diagnostic notation, or the error code.
 enum CBORSubject {
     static func evaluate(_ input: JSONValue) throws -> SubjectAnswer {
@@ -12,8 +13,14 @@ enum CBORSubject {
         guard let mode = CBORMode(rawValue: modeName) else {
             throw ReferenceInputError("unknown cbor mode \"\(modeName)\"")
         }
+        let tagValidity: Bool
+        switch input["tagValidity"] {
+        case nil, .null?: tagValidity = false
+        case .bool(let on)?: tagValidity = on
+        default: throw ReferenceInputError("cbor \"tagValidity\" must be true or false")
+        }
         do {
-            let value = try CBORDecoder(mode: mode).decode(bytes)
+            let value = try CBORDecoder(mode: mode, tagValidity: tagValidity).decode(bytes)
             return SubjectAnswer(.valid, output: .object(["diagnostic": .string(value.diagnostic)]))
         } catch {
             return SubjectAnswer(.invalid, error: error.code.rawValue,

@@ -23,7 +23,29 @@ enum CBORDiagnostic {
         return out
     }
 
-    static func write<T: CBORNodeConvertible>(_ value: T, to out: inout String) {
+    /// What is left to write: a value, or the punctuation after one.
+    enum Pending<T> {
+        case value(T)
+        case text(String)
+    }
+
+    /// Writes `root` with an explicit stack of what is left to write (last
+    /// first), so nesting costs heap, not call stack.
+    static func write<T: CBORNodeConvertible>(_ root: T, to out: inout String) {
+        var stack: [Pending<T>] = [.value(root)]
+        while let next = stack.popLast() {
+            switch next {
+            case .text(let text):
+                out += text
+            case .value(let value):
+                writeLevel(value, to: &out, then: &stack)
+            }
+        }
+    }
+
+    /// Writes one level of `value`: a leaf whole; a container or tag's
+    /// opening, with its children and closing pushed on `stack`.
+    static func writeLevel<T: CBORNodeConvertible>(_ value: T, to out: inout String, then stack: inout [Pending<T>]) {
         switch value.node {
         case .unsigned(let n):
             out += String(n)
@@ -41,17 +63,25 @@ enum CBORDiagnostic {
             if chunks.isEmpty { out += "\"\"_"; return }
             writeSequence(chunks, open: "(_ ", close: ")", to: &out) { writeText($0, to: &$1) }
         case .array(let items, let indefinite):
-            writeSequence(items, open: indefinite ? "[_ " : "[", close: "]", to: &out) { write($0, to: &$1) }
+            out += indefinite ? "[_ " : "["
+            stack.append(.text("]"))
+            for (i, item) in items.enumerated().reversed() {
+                stack.append(.value(item))
+                if i > 0 { stack.append(.text(", ")) }
+            }
         case .map(let entries, let indefinite):
-            writeSequence(entries, open: indefinite ? "{_ " : "{", close: "}", to: &out) { entry, text in
-                write(entry.key, to: &text)
-                text += ": "
-                write(entry.value, to: &text)
+            out += indefinite ? "{_ " : "{"
+            stack.append(.text("}"))
+            for (i, entry) in entries.enumerated().reversed() {
+                stack.append(.value(entry.value))
+                stack.append(.text(": "))
+                stack.append(.value(entry.key))
+                if i > 0 { stack.append(.text(", ")) }
             }
         case .tag(let n, let content):
             out += String(n) + "("
-            write(content, to: &out)
-            out += ")"
+            stack.append(.text(")"))
+            stack.append(.value(content))
         case .simple(20):
             out += "false"
         case .simple(21):
@@ -67,6 +97,7 @@ enum CBORDiagnostic {
         }
     }
 
+    /// A string's chunks (leaves), `open` and `close` around them.
     static func writeSequence<T>(
         _ items: [T], open: String, close: String, to out: inout String,
         _ element: (T, inout String) -> Void

@@ -5,6 +5,10 @@
 /// definite lengths, and map entries are sorted by the bytes of their encoded
 /// keys. The output of a value decoded in any mode therefore decodes in
 /// `deterministic` mode, provided its map keys are distinct.
+///
+/// The encoder walks a value with an explicit stack (`CanonicalWriter`), so
+/// any depth the decoder accepts (up to ``CBORLimits/hardMaxDepth``) costs
+/// heap, not call stack; maps used as keys of maps are no exception.
 public enum CBOREncoder {
     /// The canonical encoding of `value`.
     public static func canonical(_ value: CBORValue) -> [UInt8] {
@@ -23,7 +27,7 @@ public enum CBOREncoder {
 
     /// Appends the canonical encoding of `value` to `out`.
     public static func append(_ value: CBORValue, to out: inout [UInt8]) {
-        appendNode(value, to: &out)
+        CanonicalWriter.write(value, to: &out)
     }
 
     /// Appends the canonical encoding of a decoded item to `out`. Read
@@ -31,49 +35,13 @@ public enum CBOREncoder {
     /// them, and a map's keys are encoded into one scratch buffer and sorted
     /// only when they are out of order.
     public static func append(_ item: CBORItem, to out: inout [UInt8]) {
-        switch item.content {
-        case .bytes, .text:
-            let head = item.head
-            if !head.isIndefinite {
-                let payload = item.payload(head)
-                appendHead(major: head.major, UInt64(payload.count), to: &out)
-                out.append(contentsOf: payload)
-            } else {
-                let chunks = item.stringChunks ?? []
-                appendHead(major: head.major, UInt64(chunks.reduce(0) { $0 + $1.count }), to: &out)
-                for chunk in chunks { out.append(contentsOf: chunk) }
-            }
-        case .array(let items):
-            appendHead(major: 4, UInt64(items.count), to: &out)
-            for element in items { append(element, to: &out) }
-        case .map(let entries):
-            appendHead(major: 5, UInt64(entries.count), to: &out)
-            var keys: [UInt8] = []
-            var order: [(key: Range<Int>, value: CBORItem)] = []
-            order.reserveCapacity(entries.count)
-            var sorted = true
-            for (key, value) in entries {
-                let start = keys.count
-                append(key, to: &keys)
-                if let last = order.last, !keys[last.key].lexicographicallyPrecedes(keys[start...]) { sorted = false }
-                order.append((start..<keys.count, value))
-            }
-            if !sorted { order.sort { keys[$0.key].lexicographicallyPrecedes(keys[$1.key]) } }
-            for entry in order {
-                out.append(contentsOf: keys[entry.key])
-                append(entry.value, to: &out)
-            }
-        case .tag(let number, let content):
-            appendHead(major: 6, number, to: &out)
-            append(content, to: &out)
-        default:
-            // Integers, simple values and floats: no children, nothing to copy.
-            appendNode(item, to: &out)
-        }
+        CanonicalWriter.write(item, to: &out)
     }
 
-    static func appendNode<T: CBORNodeConvertible>(_ value: T, to out: inout [UInt8]) {
-        switch value.node {
+    /// Appends a leaf of the node model (anything but an array, map or tag);
+    /// false for those three, which the writer walks itself.
+    static func appendLeaf<T>(_ node: CBORNode<T>, to out: inout [UInt8]) -> Bool {
+        switch node {
         case .unsigned(let n):
             appendHead(major: 0, n, to: &out)
         case .negative(let n):
@@ -83,23 +51,6 @@ public enum CBOREncoder {
             for chunk in chunks { out.append(contentsOf: chunk) }
         case .text(let chunks, _):
             appendText(chunks.count == 1 ? chunks[0] : chunks.joined(), to: &out)
-        case .array(let items, _):
-            appendHead(major: 4, UInt64(items.count), to: &out)
-            for item in items { appendNode(item, to: &out) }
-        case .map(let entries, _):
-            appendHead(major: 5, UInt64(entries.count), to: &out)
-            let encoded = entries.map { entry -> (key: [UInt8], value: T) in
-                var key: [UInt8] = []
-                appendNode(entry.key, to: &key)
-                return (key, entry.value)
-            }
-            for entry in encoded.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-                out.append(contentsOf: entry.key)
-                appendNode(entry.value, to: &out)
-            }
-        case .tag(let n, let content):
-            appendHead(major: 6, n, to: &out)
-            appendNode(content, to: &out)
         case .simple(let n):
             if n < 24 {
                 out.append(0xE0 | n)
@@ -109,7 +60,35 @@ public enum CBOREncoder {
             }
         case .float(let d):
             appendFloat(d, to: &out)
+        case .array, .map, .tag:
+            return false
         }
+        return true
+    }
+
+    /// Appends a decoded leaf without building its node: integers and
+    /// strings come from the head and the input; false for containers and tags.
+    static func appendLeaf(_ item: CBORItem, to out: inout [UInt8]) -> Bool {
+        let head = item.head
+        switch head.major {
+        case 0, 1:
+            appendHead(major: head.major, head.argument, to: &out)
+        case 2, 3:
+            if !head.isIndefinite {
+                let payload = item.payload(head)
+                appendHead(major: head.major, UInt64(payload.count), to: &out)
+                out.append(contentsOf: payload)
+            } else {
+                let chunks = item.stringChunks ?? []
+                appendHead(major: head.major, UInt64(chunks.reduce(0) { $0 + $1.count }), to: &out)
+                for chunk in chunks { out.append(contentsOf: chunk) }
+            }
+        case 4, 5, 6:
+            return false
+        default:
+            return appendLeaf(item.node, to: &out)
+        }
+        return true
     }
 
     static func appendText(_ s: String, to out: inout [UInt8]) {

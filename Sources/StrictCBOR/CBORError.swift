@@ -24,6 +24,9 @@ public struct CBORError: Error, Hashable, Sendable, CustomStringConvertible {
         case floatNotAllowed
         case invalidMapKeyType
         case integerOverflow
+        /// A tag of RFC 8949 §3.4 around content of the wrong type or form
+        /// (only with ``CBORDecoder/tagValidity``).
+        case invalidTagContent
     }
 
     public let code: Code

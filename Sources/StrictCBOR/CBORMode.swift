@@ -18,14 +18,20 @@ public enum CBORMode: String, Sendable, Hashable, CaseIterable, Codable {
 /// Resource limits of the decoder. Every default is a named constant with the
 /// threat it stops.
 public struct CBORLimits: Sendable, Hashable {
-    /// Nesting bound for arrays, maps and tags: stops stack exhaustion in
-    /// every recursive consumer of a value (equality, encoding, printing, deinit).
+    /// Nesting bound for arrays, maps and tags: stops a small input from
+    /// costing a consumer of the value one frame or one allocation per level.
     public static let defaultMaxDepth = 64
     /// CTAP2 allows at most four levels of nested maps and arrays.
     public static let ctap2MaxDepth = 4
-    /// Upper bound any caller may configure: Swift frees nested enums
-    /// recursively and a 512 KiB thread stack overflows between 2k and 5k levels.
-    public static let hardMaxDepth = 1024
+    /// Upper bound any caller may configure (spec/cbor.md, round 3: 1 … 10,000).
+    /// The pass, the view, the encoder and the diagnostic writer walk any
+    /// depth without recursion; the bound stops the open-item stack (and a
+    /// caller's own tree) from growing with hostile input.
+    public static let hardMaxDepth = 10_000
+    /// Deepest item that converts to a ``CBORValue`` tree: Swift frees an
+    /// enum tree recursively, and a 512 KiB thread stack overflows between
+    /// 2k and 5k levels.
+    public static let maxValueDepth = 1024
     /// Items in one array or pairs in one map: stops pre-allocation from a
     /// declared count (a count is also bounded by the bytes that remain).
     public static let maxContainerCount = 131_072
@@ -35,7 +41,7 @@ public struct CBORLimits: Sendable, Hashable {
     /// Largest input any caller may configure: the tape stores offsets in 32 bits.
     public static let hardMaxInputLength = Int(UInt32.max)
 
-    /// Maximum nesting of arrays, maps and tags (clamped to ``hardMaxDepth``).
+    /// Maximum nesting of arrays, maps and tags (clamped to 0 … ``hardMaxDepth``).
     public var maxDepth: Int
     /// Maximum number of items in one array or pairs in one map.
     public var maxContainerCount: Int

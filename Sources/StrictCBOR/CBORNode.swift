@@ -16,6 +16,9 @@ enum CBORNode<Child> {
 
 protocol CBORNodeConvertible {
     var node: CBORNode<Self> { get }
+    /// Appends the canonical encoding of a leaf (anything but an array, map
+    /// or tag) and returns true; false, writing nothing, for those three.
+    func appendCanonicalLeaf(to out: inout [UInt8]) -> Bool
 }
 
 extension CBORValue: CBORNodeConvertible {
@@ -39,7 +42,18 @@ extension CBORValue: CBORNodeConvertible {
     }
 }
 
+extension CBORValue {
+    func appendCanonicalLeaf(to out: inout [UInt8]) -> Bool {
+        switch self {
+        case .array, .map, .tag: return false
+        default: return CBOREncoder.appendLeaf(node, to: &out)
+        }
+    }
+}
+
 extension CBORItem: CBORNodeConvertible {
+    func appendCanonicalLeaf(to out: inout [UInt8]) -> Bool { CBOREncoder.appendLeaf(self, to: &out) }
+
     var node: CBORNode<CBORItem> {
         switch content {
         case .unsigned(let n): return .unsigned(n)
@@ -58,36 +72,3 @@ extension CBORItem: CBORNodeConvertible {
     }
 }
 
-extension CBORValue {
-    /// The tree of a decoded item, for callers that change it and encode again.
-    public init(_ item: CBORItem) {
-        self.init(node: item)
-    }
-
-    init<T: CBORNodeConvertible>(node source: T) {
-        switch source.node {
-        case .unsigned(let n): self = .unsigned(n)
-        case .negative(let n): self = .negative(n)
-        case .bytes(let chunks, let indefinite):
-            self = indefinite ? .indefiniteBytes(chunks.map { Array($0) }) : .bytes(chunks.first.map { Array($0) } ?? [])
-        case .text(let chunks, let indefinite):
-            self = indefinite ? .indefiniteText(chunks) : .text(chunks.first ?? "")
-        case .array(let items, let indefinite):
-            self = .array(items.map { CBORValue(node: $0) }, indefinite: indefinite)
-        case .map(let entries, let indefinite):
-            self = .map(entries.map { CBORMapEntry(CBORValue(node: $0.key), CBORValue(node: $0.value)) }, indefinite: indefinite)
-        case .tag(let n, let content): self = .tag(n, CBORValue(node: content))
-        case .simple(20): self = .bool(false)
-        case .simple(21): self = .bool(true)
-        case .simple(22): self = .null
-        case .simple(23): self = .undefined
-        case .simple(let n): self = .simple(n)
-        case .float(let d): self = .float(d)
-        }
-    }
-}
-
-extension CBORItem {
-    /// The item as a ``CBORValue`` tree.
-    public var value: CBORValue { CBORValue(self) }
-}

@@ -36,16 +36,7 @@ final class CBORStorage: Sendable {
     }
 
     /// The head at `offset` of input the decoder accepted: no validation.
-    func head(at offset: Int) -> CBORHead {
-        let initial = byte(offset)
-        let info = initial & 0x1F
-        let width = CBORHead.argumentWidth(info)
-        var argument: UInt64 = info < 24 ? UInt64(info) : 0
-        if width > 0 {
-            for i in 1...width { argument = argument << 8 | UInt64(byte(offset + i)) }
-        }
-        return CBORHead(initial: initial, argument: argument, length: 1 + width)
-    }
+    func head(at offset: Int) -> CBORHead { CBORHead(at: offset, byte) }
 }
 
 /// The first bytes of a data item: initial byte and argument (RFC 8949 §3).
@@ -55,6 +46,25 @@ struct CBORHead {
     let argument: UInt64
     /// Bytes of the head: initial byte plus 0, 1, 2, 4 or 8 argument bytes.
     let length: Int
+
+    init(initial: UInt8, argument: UInt64, length: Int) {
+        self.initial = initial
+        self.argument = argument
+        self.length = length
+    }
+
+    /// The head whose initial byte is at `offset` of input the decoder
+    /// accepted (`byte` reads one input byte): no validation.
+    @inline(__always) init(at offset: Int, _ byte: (Int) -> UInt8) {
+        let initial = byte(offset)
+        let info = initial & 0x1F
+        let width = Self.argumentWidth(info)
+        var argument: UInt64 = info < 24 ? UInt64(info) : 0
+        if width > 0 {
+            for i in 1...width { argument = argument << 8 | UInt64(byte(offset + i)) }
+        }
+        self.init(initial: initial, argument: argument, length: 1 + width)
+    }
 
     var major: UInt8 { initial >> 5 }
     var info: UInt8 { initial & 0x1F }

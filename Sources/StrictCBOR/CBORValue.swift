@@ -132,3 +132,93 @@ extension CBORValue {
         }
     }
 }
+
+extension CBORValue {
+    /// The tree of a decoded item, for callers that change it and encode
+    /// again. The walk is iterative; an item nested deeper than
+    /// ``CBORLimits/maxValueDepth`` throws `depthLimitExceeded`, because
+    /// Swift frees an enum tree recursively and a deeper tree would exhaust
+    /// the stack when it is released.
+    public init(_ item: CBORItem) throws(CBORError) {
+        /// An open array, map or tag: its children (a map's keys and values
+        /// interleaved) and the values built for them so far.
+        struct Open {
+            var node: CBORNode<CBORItem>
+            var children: [CBORItem]
+            var built: [CBORValue] = []
+        }
+        var stack: [Open] = []
+        var pending = item
+        while true {
+            let node = pending.node
+            let children: [CBORItem]
+            switch node {
+            case .array(let items, _): children = items
+            case .map(let entries, _): children = entries.flatMap { [$0.key, $0.value] }
+            case .tag(_, let content): children = [content]
+            default: children = []
+            }
+            if !children.isEmpty {
+                guard stack.count < CBORLimits.maxValueDepth else {
+                    throw CBORError(.depthLimitExceeded, at: pending.offset,
+                                    "a CBORValue tree is limited to \(CBORLimits.maxValueDepth) levels")
+                }
+                stack.append(Open(node: node, children: children))
+                pending = children[0]
+                continue
+            }
+            var finished = Self(leaf: node)
+            while true {
+                guard var top = stack.popLast() else {
+                    self = finished
+                    return
+                }
+                top.built.append(finished)
+                if top.built.count < top.children.count {
+                    pending = top.children[top.built.count]
+                    stack.append(top)
+                    break
+                }
+                finished = Self(node: top.node, children: top.built)
+            }
+        }
+    }
+
+    /// A value without children: a leaf, or an empty array or map.
+    init(leaf node: CBORNode<CBORItem>) {
+        self.init(node: node, children: [])
+    }
+
+    /// The value of `node` whose children (a map's keys and values
+    /// interleaved) are already built.
+    init(node: CBORNode<CBORItem>, children: [CBORValue]) {
+        switch node {
+        case .unsigned(let n): self = .unsigned(n)
+        case .negative(let n): self = .negative(n)
+        case .bytes(let chunks, let indefinite):
+            self = indefinite ? .indefiniteBytes(chunks.map { Array($0) }) : .bytes(chunks.first.map { Array($0) } ?? [])
+        case .text(let chunks, let indefinite):
+            self = indefinite ? .indefiniteText(chunks) : .text(chunks.first ?? "")
+        case .array(_, let indefinite):
+            self = .array(children, indefinite: indefinite)
+        case .map(_, let indefinite):
+            self = .map(stride(from: 0, to: children.count - 1, by: 2).map { CBORMapEntry(children[$0], children[$0 + 1]) },
+                        indefinite: indefinite)
+        case .tag(let n, _): self = children.first.map { .tag(n, $0) } ?? .null
+        case .simple(20): self = .bool(false)
+        case .simple(21): self = .bool(true)
+        case .simple(22): self = .null
+        case .simple(23): self = .undefined
+        case .simple(let n): self = .simple(n)
+        case .float(let d): self = .float(d)
+        }
+    }
+}
+
+extension CBORItem {
+    /// The item as a ``CBORValue`` tree (throws `depthLimitExceeded` past
+    /// ``CBORLimits/maxValueDepth`` levels).
+    public var value: CBORValue {
+        get throws(CBORError) { try CBORValue(self) }
+    }
+}

@@ -20,8 +20,10 @@ struct CBORDecodeCommand: ParsableCommand {
         discussion: """
             Input: --hex, --file (binary), or standard input (binary; with --lines, one hex \
             string per line). With --json the answer is {"diagnostic": "..."} or \
-            {"error": "<code>", "offset": n, "reason": "..."}. Exit status: 0 decoded, 1 rejected, \
-            2 bad usage; with --lines, 0 once every line is answered.
+            {"error": "<code>", "offset": n, "reason": "..."}; --lines always answers JSON lines. \
+            --tag-validity checks the content of the tags RFC 8949 §3.4 defines (invalidTagContent); \
+            --max-depth sets the nesting limit (1 … 10000; default 64, ctap2 4). Exit status: 0 \
+            decoded, 1 rejected, 2 bad usage; with --lines, 0 once every line is answered.
             """
     )
 
@@ -40,13 +42,31 @@ struct CBORDecodeCommand: ParsableCommand {
     @Flag(name: .long, help: "Read one hex string per stdin line; write one JSON line per input line.")
     var lines = false
 
+    @Flag(name: .long, help: "Check the content of the tags of RFC 8949 §3.4 (error invalidTagContent).")
+    var tagValidity = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Nesting limit for arrays, maps and tags, 1 … \(CBORLimits.hardMaxDepth) (default 64; ctap2: 4).",
+        valueName: "n"))
+    var maxDepth: Int?
+
     func validate() throws {
         if hex != nil && file != nil { throw ValidationError("give either --hex or --file, not both") }
         if lines && (hex != nil || file != nil) { throw ValidationError("--lines reads standard input only") }
+        if let maxDepth, !(1...CBORLimits.hardMaxDepth).contains(maxDepth) {
+            throw ValidationError("--max-depth must be between 1 and \(CBORLimits.hardMaxDepth)")
+        }
+    }
+
+    /// The decoder the options describe.
+    var decoder: CBORDecoder {
+        var limits = CBORLimits.defaults(for: mode)
+        if let maxDepth { limits.maxDepth = maxDepth }
+        return CBORDecoder(mode: mode, limits: limits, tagValidity: tagValidity)
     }
 
     func run() throws {
-        let decoder = CBORDecoder(mode: mode)
+        let decoder = self.decoder
         if lines {
             while let line = readLine(strippingNewline: true) {
                 print(answer(for: BinaryText.hex(line), decoder: decoder).jsonText)

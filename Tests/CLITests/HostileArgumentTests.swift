@@ -77,6 +77,9 @@ import TestSupport
             ["cbor", "decode", "--hex", "zz"], ["cbor", "decode", "--hex", "0"], ["cbor", "decode", "--file", missing],
             ["cbor", "decode", "--file", directory], ["cbor", "decode", "--mode", "lenient", "--hex", "00"],
             ["cbor", "decode", "--hex", "00", "--file", garbage],
+            ["cbor", "decode", "--max-depth", "0", "--hex", "00"], ["cbor", "decode", "--max-depth", "10001", "--hex", "00"],
+            ["cbor", "decode", "--max-depth", huge, "--hex", "00"], ["cbor", "decode", "--max-depth", "-1", "--hex", "00"],
+            ["cbor", "decode", "--max-depth", "", "--lines"],
             // no subcommand / unknown subcommand
             ["frobnicate"], [""],
         ]

@@ -32,7 +32,7 @@ import Testing
     @Test(arguments: StructuredAttestation.Field.allCases)
     func eachFieldChangesTheObject(_ field: StructuredAttestation.Field) throws {
         let decoded = try CBORDecoder(mode: .wellFormed).decode(StructuredAttestation.baseline)
-        let top = try #require(CBORValue(decoded).mapEntries)
+        let top = try #require(try CBORValue(decoded).mapEntries)
         var differs = 0
         for seed in UInt64(0)..<40 {
             var random = StructuredAttestation.Random(state: seed)
@@ -47,7 +47,7 @@ import Testing
     /// past the nonce to step 7 and answers counterNotZero.
     @Test func resignedMutationsReachTheChecksAfterTheNonce() async throws {
         let decoded = try CBORDecoder(mode: .wellFormed).decode(StructuredAttestation.baseline)
-        let top = try #require(CBORValue(decoded).mapEntries)
+        let top = try #require(try CBORValue(decoded).mapEntries)
         let verifier = try AttestationVerifier(appId: FuzzWorld.appId, environment: FuzzWorld.environment,
                                                trustAnchors: [try #require(FuzzWorld.root)])
         var codes: Set<AppAttestError.Code> = []

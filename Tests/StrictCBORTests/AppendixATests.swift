@@ -39,7 +39,7 @@ struct AppendixATests {
             #expect(value.diagnostic == diagnostic)
         }
         if let decoded = entry.decoded {
-            #expect(decoded.matches(value.value), "decoded \(value.diagnostic)")
+            #expect(decoded.matches(try value.value), "decoded \(value.diagnostic)")
         }
         if entry.roundtrip {
             #expect(CBOREncoder.canonical(value) == bytes)

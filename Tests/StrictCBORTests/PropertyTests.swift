@@ -64,7 +64,7 @@ struct ValueBuilder {
             let value = builder.build()
             let encoded = CBOREncoder.canonical(value)
             let decoded = try CBORDecoder(mode: .deterministic).decode(encoded)
-            #expect(decoded.value == value)
+            #expect(try decoded.value == value)
             #expect(CBOREncoder.canonical(decoded) == encoded)
             #expect(decoded.encodedBytes.elementsEqual(encoded))
         }
