@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(
             name: "AppAttestTests",
             dependencies: [
-                "AppAttest", "OpenSSLOracle", "TestSupport", "StrictCBOR", "ConformanceKit",
+                "AppAttest", "AppAttestGenerator", "OpenSSLOracle", "TestSupport", "StrictCBOR", "ConformanceKit",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
