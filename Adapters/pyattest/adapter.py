@@ -33,7 +33,16 @@ def parse_time(text):
     return datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
+LAUNCH_POLICY_FIELDS = ("allowedValidationCategories", "minimumBundleVersion", "missingLaunchData")
+
+
+def no_launch_policy(inp):
+    if any(field in inp for field in LAUNCH_POLICY_FIELDS):
+        raise Unsupported("pyattest has no launch policy (validation category, bundle version)")
+
+
 def attestation(inp):
+    no_launch_policy(inp)
     if "challenge" not in inp:
         raise Unsupported("pyattest hashes the challenge itself; this vector's clientDataHash has no preimage")
     if inp.get("requireReceipt"):
@@ -59,6 +68,7 @@ def public_key(raw):
 
 
 def assertion(inp):
+    no_launch_policy(inp)
     # pyattest's assertion check has no App ID and no previous counter input.
     config = AppleConfig(key_id=b"", app_id=inp.get("appId", ""), production=True)
     expected = hashlib.sha256(b64(inp["clientData"])).digest()

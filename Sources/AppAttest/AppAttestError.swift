@@ -26,6 +26,13 @@ public struct AppAttestError: Error, Hashable, Sendable, CustomStringConvertible
         case counterNotIncreasing
         /// The application's challenge hook refused the client data (added code).
         case challengeMismatch
+        // Launch policy (attestation and assertion; spec/app-attest.md, Amendments round 3)
+        /// The validation category is not in the policy's allowed set.
+        case validationCategoryNotAllowed
+        /// The bundle version is below the policy's minimum, or not dotted decimals while a minimum is set.
+        case bundleVersionNotAllowed
+        /// The policy rejects missing launch data: no map, or no key the policy needs.
+        case launchDataMissing
         // Receipt
         case malformedReceipt
         case receiptSignatureInvalid

@@ -10,6 +10,8 @@ public struct VerifiedAssertion: Sendable {
     /// The CBOR map after the 37-byte header, if any (iOS 27 devices append
     /// `apple_*` entries).
     public var extensions: CBORItem? { authenticatorData.extensions }
+    /// The map's `apple_*` launch data (validation category, bundle version), if any.
+    public var launchData: LaunchData? { authenticatorData.launchData }
 
     fileprivate init(authenticatorData: AuthenticatorData) {
         self.counter = authenticatorData.signCount
@@ -79,9 +81,13 @@ public struct AssertionVerifier: Sendable {
     /// Called with the client data before anything else is trusted; return
     /// false to reject with `challengeMismatch`.
     public let challengeCheck: @Sendable ([UInt8]) -> Bool
+    /// The launch policy applied after the assertion steps (nil: none).
+    public let launchPolicy: LaunchPolicy?
 
-    public init(appId: String, challengeCheck: @escaping @Sendable ([UInt8]) -> Bool = { _ in true }) {
+    public init(appId: String, launchPolicy: LaunchPolicy? = nil,
+                challengeCheck: @escaping @Sendable ([UInt8]) -> Bool = { _ in true }) {
         self.appId = appId
+        self.launchPolicy = launchPolicy
         self.challengeCheck = challengeCheck
     }
 
@@ -112,6 +118,8 @@ public struct AssertionVerifier: Sendable {
         guard challengeCheck(clientData) else {
             throw AppAttestError(.challengeMismatch, "the application's challenge check refused the client data")
         }
+        // After the steps: the caller's launch policy (spec/app-attest.md, Amendments (round 3)).
+        try launchPolicy?.check(authData.launchData)
         return VerifiedAssertion(authenticatorData: authData)
     }
 }

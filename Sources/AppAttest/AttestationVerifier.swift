@@ -50,6 +50,8 @@ public struct VerifiedAttestation: Sendable {
     public let authenticatorData: AuthenticatorData
     /// The trailing authenticator-data map, if any (iOS 27 sends one).
     public var extensions: CBORItem? { authenticatorData.extensions }
+    /// The map's `apple_*` launch data (validation category, bundle version), if any.
+    public var launchData: LaunchData? { authenticatorData.launchData }
 
     fileprivate init(publicKey: [UInt8], receipt: [UInt8], receiptStatus: ReceiptStatus, authenticatorData: AuthenticatorData,
                      certificate: Certificate) {
@@ -78,6 +80,8 @@ public struct AttestationVerifier: Sendable {
     /// validation time (real ATTEST receipts are made a few seconds after
     /// the server's recorded time).
     public let receiptClockSkew: TimeInterval
+    /// The launch policy applied after step 9 (nil: none, verdicts as without launch data).
+    public let launchPolicy: LaunchPolicy?
 
     /// - Parameters:
     ///   - appId: `TEAMID.bundle.id`.
@@ -85,15 +89,17 @@ public struct AttestationVerifier: Sendable {
     ///   - receiptAnchors: default: Apple Root CA - G3 only.
     ///   - requireReceipt: make the receipt's error the attestation's.
     ///   - receiptClockSkew: default ``ReceiptVerifier/defaultClockSkew``.
+    ///   - launchPolicy: categories, minimum bundle version and missing-data rule to enforce.
     public init(appId: String, environment: AppAttestEnvironment, trustAnchors: [Certificate]? = nil,
                 receiptAnchors: [Certificate]? = nil, requireReceipt: Bool = false,
-                receiptClockSkew: TimeInterval = ReceiptVerifier.defaultClockSkew) throws {
+                receiptClockSkew: TimeInterval = ReceiptVerifier.defaultClockSkew, launchPolicy: LaunchPolicy? = nil) throws {
         self.appId = appId
         self.environment = environment
         self.trustAnchors = try trustAnchors ?? [AppleRoots.appAttestationRoot]
         self.receiptAnchors = try receiptAnchors ?? [AppleRoots.rootCAG3]
         self.requireReceipt = requireReceipt
         self.receiptClockSkew = receiptClockSkew
+        self.launchPolicy = launchPolicy
     }
 
     /// Runs steps 1–9 on `attestationObject` for the key `keyId` and the
@@ -149,6 +155,10 @@ public struct AttestationVerifier: Sendable {
         guard credential.credentialId == keyId else {
             throw AppAttestError(.credentialIdMismatch, "credential id is not the key id")
         }
+
+        // After the nine steps: the caller's launch policy (spec/app-attest.md,
+        // Amendments (round 3)), before the costlier receipt.
+        try launchPolicy?.check(authData.launchData)
 
         // Not one of the nine steps: the receipt is verified and reported, and
         // decides the verdict only when required.

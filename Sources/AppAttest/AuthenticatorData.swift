@@ -40,6 +40,9 @@ public struct AuthenticatorData: Sendable, Hashable {
     /// The trailing CBOR map after the credential key, if any (exposed
     /// whether or not ED is set: iOS 27 sends one with ED clear).
     public let extensions: CBORItem?
+    /// The `apple_*` launch data read from ``extensions`` (nil when there is
+    /// no map); a known key of the wrong type or size made parsing fail.
+    public let launchData: LaunchData?
 
     /// Where the authenticator data comes from, which fixes what may follow
     /// the 37-byte header.
@@ -91,7 +94,7 @@ public struct AuthenticatorData: Sendable, Hashable {
         if offset < bytes.count {
             do {
                 let map = try CBORDecoder(mode: .ctap2).decode(bytes[offset...])
-                guard map.mapValue != nil else { throw Self.malformed("trailing data is not a CBOR map") }
+                launchData = try LaunchData(map: map)
                 extensions = map
             } catch let error as AppAttestError {
                 throw error
@@ -102,6 +105,7 @@ public struct AuthenticatorData: Sendable, Hashable {
             throw Self.malformed("ED flag set but no extension data follows")
         } else {
             extensions = nil
+            launchData = nil
         }
     }
 

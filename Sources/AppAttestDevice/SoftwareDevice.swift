@@ -126,19 +126,23 @@ public struct SoftwareDevice: Sendable {
     // MARK: Attestation
 
     /// Shapes of attestation a server's negative paths need.
-    public struct AttestOptions: Sendable, Hashable {
+    public struct AttestOptions: LaunchDataOptions {
         /// The aaguid of the other environment (a development object sent to a
         /// production server, or the reverse): `aaguidMismatch`.
         public var otherEnvironment = false
         /// A credential certificate that expired a day ago: `certificateExpired`.
         public var expiredCertificate = false
-        /// The map iOS 27 devices append after the COSE key (valid).
         public var extensions = false
+        public var validationCategory: UInt32? = nil
+        public var bundleVersion: String? = nil
 
-        public init(otherEnvironment: Bool = false, expiredCertificate: Bool = false, extensions: Bool = false) {
+        public init(otherEnvironment: Bool = false, expiredCertificate: Bool = false, extensions: Bool = false,
+                    validationCategory: UInt32? = nil, bundleVersion: String? = nil) {
             self.otherEnvironment = otherEnvironment
             self.expiredCertificate = expiredCertificate
             self.extensions = extensions
+            self.validationCategory = validationCategory
+            self.bundleVersion = bundleVersion
         }
     }
 
@@ -167,7 +171,7 @@ public struct SoftwareDevice: Sendable {
         var request = SoftwareCA.AttestationRequest(
             credentialKey: key, appId: appId, environment: environment, clientDataHash: clientDataHash,
             notBefore: notBefore, notAfter: notBefore.addingTimeInterval(3 * 86_400), token: randomBytes(32))
-        if options.extensions { request.trailing = SoftwareCA.appleExtensions }
+        request.trailing = options.launchMap
         let made = try ca.attest(request)
         try AtomicFile.write(try Self.encoder.encode(KeyFile(privateKey: key.rawRepresentation.base64EncodedString(), counter: 0)),
                              to: keyURL(keyId))
@@ -178,18 +182,22 @@ public struct SoftwareDevice: Sendable {
     // MARK: Assertion
 
     /// Shapes of assertion a server's negative paths need.
-    public struct AssertOptions: Sendable, Hashable {
+    public struct AssertOptions: LaunchDataOptions {
         /// Sign with the counter of the previous assertion again (a replay): `counterNotIncreasing`.
         public var replayCounter = false
         /// Sign with a key this device never attested: `signatureInvalid`.
         public var foreignKey = false
-        /// Append the map iOS 27 devices send after the header (valid).
         public var extensions = false
+        public var validationCategory: UInt32? = nil
+        public var bundleVersion: String? = nil
 
-        public init(replayCounter: Bool = false, foreignKey: Bool = false, extensions: Bool = false) {
+        public init(replayCounter: Bool = false, foreignKey: Bool = false, extensions: Bool = false,
+                    validationCategory: UInt32? = nil, bundleVersion: String? = nil) {
             self.replayCounter = replayCounter
             self.foreignKey = foreignKey
             self.extensions = extensions
+            self.validationCategory = validationCategory
+            self.bundleVersion = bundleVersion
         }
     }
 
@@ -226,7 +234,7 @@ public struct SoftwareDevice: Sendable {
         var authData = Array(SHA256.hash(data: Array(appId.utf8)))
         authData.append(0x40)
         authData += withUnsafeBytes(of: counter.bigEndian, Array.init)
-        if options.extensions { authData += SoftwareCA.appleExtensions }
+        authData += options.launchMap
         var hasher = SHA256()
         hasher.update(data: authData)
         hasher.update(data: Array(SHA256.hash(data: clientData)))
@@ -248,6 +256,27 @@ public struct SoftwareDevice: Sendable {
     /// local DeviceCheck service (``DeviceCheckToken``).
     public func deviceCheckToken() -> String {
         DeviceCheckToken.mint(deviceId: deviceId)
+    }
+}
+
+/// The launch data a device writes after the COSE key (attestation) or the
+/// header (assertion), as iOS 27 devices do (spec/app-attest.md, Amendments
+/// (round 3)): a map with the chosen validation category and bundle version.
+public protocol LaunchDataOptions: Sendable, Hashable {
+    /// Append the map of Apple's 2026 sample (category 1, version "1"); a
+    /// category or version given below replaces its value.
+    var extensions: Bool { get }
+    /// The category to write (4 bytes, little-endian); nil: none unless `extensions`.
+    var validationCategory: UInt32? { get }
+    /// The bundle version text to write (any text); nil: none unless `extensions`.
+    var bundleVersion: String? { get }
+}
+
+extension LaunchDataOptions {
+    /// The map's bytes; empty when no key is chosen (a device before iOS 27).
+    var launchMap: [UInt8] {
+        SoftwareCA.launchMap(validationCategory: validationCategory ?? (extensions ? 1 : nil),
+                             bundleVersion: bundleVersion ?? (extensions ? "1" : nil)) ?? []
     }
 }
 

@@ -31,19 +31,7 @@ public enum AppAttestGenerator {
             "ReceiptRequired": "input requireReceipt is true: the embedded receipt's error is the attestation's (spec/app-attest.md, Receipt); an implementation that does not check receipts accepts it",
         ]
         attestation.group("App Attest attestation (spec/app-attest.md steps 1-9)")
-        for c in vectors.cases() {
-            var spec = vectors.baseline()
-            c.mutate(&spec)
-            let (input, publicKey, receiptBytes) = try vectors.build(spec)
-            var output: [String: JSONValue]? = nil
-            if c.error == nil {
-                output = ["publicKey": .b64(publicKey), "counter": .int(Int64(spec.signCount)), "receipt": .b64(receiptBytes),
-                          "receiptStatus": .string(spec.receiptStatus)]
-                if let extensions = spec.extensions { output?["extensions"] = .string(extensions.diagnostic) }
-            }
-            attestation.add(id: "attestation-\(c.id)", comment: c.comment, flags: c.flags, input: input, error: c.error, output: output,
-                            acceptable: c.flags.contains("ValidityBoundary"))
-        }
+        for c in vectors.cases() { try vectors.addAttestation(c, to: &attestation) }
         written.append(try write(attestation, "attestation.json", folder))
 
         var assertion = VectorFileBuilder(family: .appAttestAssertion,
@@ -52,18 +40,27 @@ public enum AppAttestGenerator {
         assertion.notes = ["Tampered": "bytes or fields changed after signing", "Replay": "counter not above the stored one"]
         assertion.notes["Extensions"] = "authenticator data followed by a CBOR map, as iOS 27 devices send; the flags byte decides nothing"
         assertion.group("App Attest assertion (spec/app-attest.md assertion steps 1-5)")
-        for c in vectors.assertionCases() {
-            var spec = AssertionSpec()
-            c.mutate(&spec)
-            let input = try vectors.buildAssertion(spec)
-            var output: [String: JSONValue]? = nil
-            if c.error == nil {
-                output = ["counter": .int(Int64(spec.counter))]
-                if let extensions = spec.extensions { output?["extensions"] = .string(extensions.diagnostic) }
-            }
-            assertion.add(id: "assertion-\(c.id)", comment: c.comment, flags: c.flags, input: input, error: c.error, output: output)
-        }
+        for c in vectors.assertionCases() { try vectors.addAssertion(c, to: &assertion) }
         written.append(try write(assertion, "assertion.json", folder))
+
+        // iOS 27 data (spec/app-attest.md, Amendments (round 3)): the launch
+        // policy in both families, and credential-certificate extensions.
+        var attestation27 = VectorFileBuilder(family: .appAttestAttestation,
+                                              title: "Attestations of iOS 27: the launch policy and credential-certificate extensions that carry no verdict",
+                                              source: source)
+        attestation27.notes = [LaunchPolicyFields.flag: launchPolicyNote]
+        attestation27.group("Launch policy after the nine steps (spec/app-attest.md, Amendments (round 3))")
+        for c in LaunchPolicyCatalog.cases { try vectors.addAttestation(c.attestationCase, to: &attestation27) }
+        attestation27.group("Credential-certificate extensions besides the nonce decide nothing; an unprocessed critical one fails path validation")
+        for c in vectors.certificateExtensionCases() { try vectors.addAttestation(c, to: &attestation27) }
+        written.append(try write(attestation27, "attestation-ios27.json", folder))
+
+        var assertion27 = VectorFileBuilder(family: .appAttestAssertion, title: "Assertions of iOS 27: the launch policy",
+                                            source: source)
+        assertion27.notes = [LaunchPolicyFields.flag: launchPolicyNote]
+        assertion27.group("Launch policy after the assertion steps (spec/app-attest.md, Amendments (round 3))")
+        for c in LaunchPolicyCatalog.cases { try vectors.addAssertion(c.assertionCase, to: &assertion27) }
+        written.append(try write(assertion27, "assertion-ios27.json", folder))
 
         var receipt = VectorFileBuilder(family: .appAttestReceipt,
                                         title: "Receipts: CMS SignedData in Apple's BER shape, baselines and mutations",
@@ -85,6 +82,11 @@ public enum AppAttestGenerator {
         written.append(try write(deviceCheck, "devicecheck.json", folder))
         return written
     }
+
+    /// The note of the `LaunchPolicy` flag.
+    static let launchPolicyNote = "input sets a launch policy (allowedValidationCategories, minimumBundleVersion, missingLaunchData; "
+        + "spec/app-attest.md, Amendments (round 3)); an implementation without the launchPolicy capability leaves it out. "
+        + "A policy that sets categories or a minimum and no rule rejects missing launch data"
 
     /// The note of the `ClockTolerance` flag (spec/vectors.md), shared by the files that use it.
     static let clockToleranceNote = "one second outside a validity period: strict RFC 5280 rejects it; some libraries allow a skew"

@@ -35,6 +35,8 @@ struct AssertionSpec {
     var publicKey: [UInt8]? = nil
     var structure: (([UInt8], [UInt8]) -> CBORValue)? = nil
     var bytes: (([UInt8]) -> [UInt8])? = nil
+    /// Launch-policy inputs (spec/vectors.md names), merged into the vector input.
+    var launchPolicy: [String: JSONValue] = [:]
 }
 
 typealias AssertionCase = MutationCase<AssertionSpec>
@@ -71,11 +73,12 @@ extension AppAttestVectors {
             ?? .map([(.text("signature"), .bytes(signature)), (.text("authenticatorData"), .bytes(authData))])
         var object = CBOREncoder.canonical(value)
         if let mutate = spec.bytes { object = mutate(object) }
-        return [
+        let input: [String: JSONValue] = [
             "assertion": .b64(object), "clientData": .b64(spec.clientData),
             "publicKey": .b64(spec.publicKey ?? Array(credentialKey.publicKey.x963Representation)),
             "appId": .string(spec.appId), "previousCounter": .int(Int64(spec.previousCounter)),
         ]
+        return input.merging(spec.launchPolicy) { _, policy in policy }
     }
 
     func assertionCases() -> [AssertionCase] {

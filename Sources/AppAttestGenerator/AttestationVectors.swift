@@ -34,6 +34,8 @@ struct AttestationSpec {
     var nonceClientDataHash: [UInt8]? = nil
     /// The nonce extension's value from the nonce; nil leaves the extension out.
     var nonceExtension: (([UInt8]) -> [UInt8])? = { NonceShapes.standard($0) }
+    /// Further extensions of the credential certificate, after the nonce.
+    var extraExtensions: [Certificate.Extension] = []
     var leafNotBefore: Date
     var leafNotAfter: Date
     var chain: Chain = .standard
@@ -53,28 +55,50 @@ struct AttestationSpec {
     var requireReceipt = false
     /// What the receipt check reports on a valid attestation.
     var receiptStatus = "verified"
+    /// Launch-policy inputs (spec/vectors.md names), merged into the vector input.
+    var launchPolicy: [String: JSONValue] = [:]
 }
 
 /// A spec whose authenticator data may end in a CBOR map.
 protocol TrailingMapSpec {
     var trailing: [UInt8] { get set }
     var extensions: CBORValue? { get set }
+    var launchPolicy: [String: JSONValue] { get set }
 }
 
 extension TrailingMapSpec {
-    /// Appends `map` after the header (or the COSE key) and expects it back as `extensions`.
+    /// Appends `map` after the header (or the COSE key) and expects it back
+    /// as `extensions`, its entries in the canonical order the bytes carry.
     mutating func appendMap(_ map: CBORValue) {
         trailing = CBOREncoder.canonical(map)
-        extensions = map
+        guard case .map(let entries, _) = map else {
+            extensions = map
+            return
+        }
+        extensions = .map(entries.sorted { CBOREncoder.canonical($0.key).lexicographicallyPrecedes(CBOREncoder.canonical($1.key)) },
+                          indefinite: false)
     }
 }
 
 extension AttestationSpec: TrailingMapSpec {}
 
-/// The map Apple's 2026 sample (iOS 27) appends.
+/// The launch-data map iOS 27 devices append (spec/app-attest.md,
+/// Amendments (round 3)).
 enum AppleExtensions {
-    static let map: CBORValue = .map([(.text("apple_bundle_version_01"), .text("1")),
-                                      (.text("apple_validation_category_01"), .bytes([1, 0, 0, 0]))])
+    /// The map of Apple's 2026 sample: bundle version "1", category 1.
+    static let map = launchMap(category: category(1), bundleVersion: .text("1"))
+
+    /// The category as devices write it: 4 bytes, little-endian.
+    static func category(_ value: UInt32) -> CBORValue { .bytes(withUnsafeBytes(of: value.littleEndian, Array.init)) }
+
+    /// A launch map holding the given values (any CBOR, to make malformed
+    /// ones) under the `apple_*` keys, plus `others`; keys left nil are absent.
+    static func launchMap(category: CBORValue?, bundleVersion: CBORValue?, others: [(CBORValue, CBORValue)] = []) -> CBORValue {
+        var entries = others
+        if let bundleVersion { entries.append((.text(LaunchData.bundleVersionKey), bundleVersion)) }
+        if let category { entries.append((.text(LaunchData.validationCategoryKey), category)) }
+        return .map(entries)
+    }
 }
 
 /// The assembled pieces, for structure mutations.
@@ -194,6 +218,7 @@ struct AppAttestVectors {
         if let shape = spec.nonceExtension {
             extra.append(Certificate.Extension(oid: NonceExtension.oid, critical: false, value: shape(nonce)[...]))
         }
+        extra += spec.extraExtensions
         let issuerKey = spec.chain == .attacker ? attestation.attackerIntermediateKey : attestation.intermediateKey
         let leaf = try GeneratorPKI.der(pki.leafCertificate(
             subject: BinaryText.hex(keyId), key: credentialKey.publicKey, issuer: AttestationPKI.intermediateName,
@@ -231,6 +256,37 @@ struct AppAttestVectors {
         }
         if spec.receiptAnchorsGiven { input["receiptTrustAnchorsPem"] = .array([.string(GeneratorPKI.pem(receipts.root))]) }
         if spec.requireReceipt { input["requireReceipt"] = .bool(true) }
+        input.merge(spec.launchPolicy) { _, policy in policy }
         return (input, Array(credentialKey.publicKey.x963Representation), receipt)
+    }
+}
+
+extension AppAttestVectors {
+    /// Builds `c` on the baseline and adds it to `file` with its expected outputs.
+    func addAttestation(_ c: AttestationCase, to file: inout VectorFileBuilder) throws {
+        var spec = baseline()
+        c.mutate(&spec)
+        let (input, publicKey, receiptBytes) = try build(spec)
+        var output: [String: JSONValue]? = nil
+        if c.error == nil {
+            output = ["publicKey": .b64(publicKey), "counter": .int(Int64(spec.signCount)), "receipt": .b64(receiptBytes),
+                      "receiptStatus": .string(spec.receiptStatus)]
+            if let extensions = spec.extensions { output?["extensions"] = .string(extensions.diagnostic) }
+        }
+        file.add(id: "attestation-\(c.id)", comment: c.comment, flags: c.flags, input: input, error: c.error, output: output,
+                 acceptable: c.flags.contains("ValidityBoundary"))
+    }
+
+    /// Builds `c` on the assertion baseline and adds it to `file` with its expected outputs.
+    func addAssertion(_ c: AssertionCase, to file: inout VectorFileBuilder) throws {
+        var spec = AssertionSpec()
+        c.mutate(&spec)
+        let input = try buildAssertion(spec)
+        var output: [String: JSONValue]? = nil
+        if c.error == nil {
+            output = ["counter": .int(Int64(spec.counter))]
+            if let extensions = spec.extensions { output?["extensions"] = .string(extensions.diagnostic) }
+        }
+        file.add(id: "assertion-\(c.id)", comment: c.comment, flags: c.flags, input: input, error: c.error, output: output)
     }
 }

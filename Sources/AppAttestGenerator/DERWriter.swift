@@ -18,6 +18,19 @@ package enum TLV {
     static func octets(_ bytes: [UInt8]) -> [UInt8] { node(0x04, bytes) }
     static func explicit(_ number: UInt8, _ content: [UInt8]) -> [UInt8] { node(0xA0 | number, content) }
 
+    /// A constructed context-specific node of any tag number (the high-tag
+    /// form from 31 on, as Apple's extensions use for tags such as 1400).
+    static func explicitTag(_ number: UInt, _ content: [UInt8]) -> [UInt8] {
+        guard number >= 31 else { return node(0xA0 | UInt8(number), content) }
+        var digits: [UInt8] = [UInt8(number & 0x7F)]
+        var rest = number >> 7
+        while rest > 0 {
+            digits.insert(UInt8(rest & 0x7F) | 0x80, at: 0)
+            rest >>= 7
+        }
+        return [0xBF] + digits + length(content.count) + content
+    }
+
     static func integer(_ value: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         var v = value

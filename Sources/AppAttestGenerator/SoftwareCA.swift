@@ -145,6 +145,12 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
         CBOREncoder.canonical(.map([(.text("signature"), .bytes(signature)), (.text("authenticatorData"), .bytes(authenticatorData))]))
     }
 
-    /// The map iOS 27 devices append after the COSE key or the assertion's header.
-    package static var appleExtensions: [UInt8] { CBOREncoder.canonical(AppleExtensions.map) }
+    /// A launch-data map holding the given category (4 bytes, little-endian)
+    /// and bundle version, each key present only when given; nil for neither
+    /// (a device before iOS 27 writes no map).
+    package static func launchMap(validationCategory: UInt32?, bundleVersion: String?) -> [UInt8]? {
+        guard validationCategory != nil || bundleVersion != nil else { return nil }
+        return CBOREncoder.canonical(AppleExtensions.launchMap(category: validationCategory.map(AppleExtensions.category),
+                                                               bundleVersion: bundleVersion.map(CBORValue.text)))
+    }
 }

@@ -16,8 +16,9 @@ public struct VectorLoadError: Error, Sendable, CustomStringConvertible {
 /// Reads vector files and rejects malformed ones with a clear message:
 /// wrong schema, unknown family, duplicate tcId, wrong numberOfTests,
 /// `acceptable` without a flag, `invalid` without an error code, an `id`
-/// used twice across the files loaded together, and trace vectors that
-/// break ``TraceRules`` (unknown step fields, `expect` and `output` that disagree).
+/// used twice across the files loaded together, trace vectors that
+/// break ``TraceRules`` (unknown step fields, `expect` and `output` that disagree),
+/// and launch-policy inputs that break ``LaunchPolicyFields`` (wrong types, no flag).
 public enum VectorLoader {
     /// Loads every `.json` file at the given paths (files or folders, searched
     /// recursively, in sorted order).
@@ -114,14 +115,15 @@ public enum VectorLoader {
                     throw fail("tcId \(tc): invalid result without an error code")
                 }
                 guard let input = test["input"]?.objectValue else { throw fail("tcId \(tc): missing \"input\" object") }
-                if let problem = TraceRules.problem(family: family, input: .object(defaults.merging(input) { _, own in own }),
-                                                    output: test["output"]) {
+                let merged = JSONValue.object(defaults.merging(input) { _, own in own })
+                if let problem = TraceRules.problem(family: family, input: merged, output: test["output"])
+                    ?? LaunchPolicyFields.problem(family: family, input: merged, flags: flags) {
                     throw fail("tcId \(tc): \(problem)")
                 }
                 vectors.append(Vector(
                     family: family, file: path, tcId: tc, id: id,
                     comment: test["comment"]?.stringValue ?? "", flags: flags,
-                    input: .object(defaults.merging(input) { _, own in own }),
+                    input: merged,
                     result: result, error: error, output: test["output"]))
             }
         }

@@ -6,7 +6,7 @@ import Foundation
 import X509
 
 /// The four App Attest families against the ``AppAttest`` reference.
-enum AppAttestSubject {
+package enum AppAttestSubject {
     static func bytes(_ input: JSONValue, _ key: String) throws -> [UInt8] {
         guard let text = input[key]?.stringValue, let value = BinaryText.base64(text) else {
             throw ReferenceInputError("\"\(key)\" must be standard base64")
@@ -47,7 +47,47 @@ enum AppAttestSubject {
         SubjectAnswer(.invalid, error: error.code.rawValue)
     }
 
+    /// The launch policy a vector input sets (spec/app-attest.md, Amendments
+    /// (round 3)): `allowedValidationCategories` (a list of unsigned 32-bit
+    /// integers), `minimumBundleVersion` (dot-separated decimals),
+    /// `missingLaunchData` (`reject` | `allow`). Read strictly: a field of
+    /// another type or value is an error of the vector, never ignored. nil
+    /// when the input sets none of them.
+    static func launchPolicy(_ input: JSONValue) throws -> LaunchPolicy? {
+        guard LaunchPolicyFields.names.contains(where: { input[$0] != nil }) else { return nil }
+        var policy = LaunchPolicy()
+        if let value = input[LaunchPolicyFields.allowedValidationCategories] {
+            guard let list = value.arrayValue else { throw ReferenceInputError("allowedValidationCategories must be a list of integers") }
+            var categories = Set<UInt32>()
+            for item in list {
+                guard let category = LaunchPolicyFields.unsigned32(item) else {
+                    throw ReferenceInputError("allowedValidationCategories holds \(item.jsonText), not an unsigned 32-bit integer")
+                }
+                categories.insert(category)
+            }
+            policy.allowedValidationCategories = categories
+        }
+        if let value = input[LaunchPolicyFields.minimumBundleVersion] {
+            guard let text = value.stringValue, let version = BundleVersion(text) else {
+                throw ReferenceInputError("minimumBundleVersion must be dot-separated decimal numbers, found \(value.jsonText)")
+            }
+            policy.minimumBundleVersion = version
+        }
+        if let value = input[LaunchPolicyFields.missingLaunchData] {
+            guard let text = value.stringValue, let rule = LaunchPolicy.MissingLaunchData(rawValue: text) else {
+                throw ReferenceInputError("missingLaunchData must be reject or allow, found \(value.jsonText)")
+            }
+            policy.missingLaunchData = rule
+        }
+        return policy
+    }
+
     static func attestation(_ input: JSONValue) async throws -> SubjectAnswer {
+        try await attestation(input, launchPolicy: try launchPolicy(input))
+    }
+
+    /// An attestation vector under `launchPolicy` in place of the input's own (tests run every vector with none and an empty one).
+    package static func attestation(_ input: JSONValue, launchPolicy: LaunchPolicy?) async throws -> SubjectAnswer {
         let environmentName = try string(input, "environment")
         guard let environment = AppAttestEnvironment(rawValue: environmentName) else {
             throw ReferenceInputError("environment must be development or production")
@@ -56,7 +96,7 @@ enum AppAttestSubject {
         let verifier = try AttestationVerifier(appId: try string(input, "appId"), environment: environment,
                                                trustAnchors: try anchors(input),
                                                receiptAnchors: try anchors(input, "receiptTrustAnchorsPem"),
-                                               requireReceipt: requireReceipt)
+                                               requireReceipt: requireReceipt, launchPolicy: launchPolicy)
         do {
             let verified = try await verifier.verify(
                 attestationObject: try bytes(input, "attestationObject"), keyId: try bytes(input, "keyId"),
@@ -75,6 +115,11 @@ enum AppAttestSubject {
     }
 
     static func assertion(_ input: JSONValue) throws -> SubjectAnswer {
+        try assertion(input, launchPolicy: try launchPolicy(input))
+    }
+
+    /// An assertion vector under `launchPolicy` in place of the input's own.
+    package static func assertion(_ input: JSONValue, launchPolicy: LaunchPolicy?) throws -> SubjectAnswer {
         guard let key = ES256.publicKey(try bytes(input, "publicKey")) else {
             throw ReferenceInputError("publicKey must be a P-256 key (X9.63 or SPKI)")
         }
@@ -82,7 +127,7 @@ enum AppAttestSubject {
             throw ReferenceInputError("previousCounter must be an unsigned 32-bit integer")
         }
         do {
-            let verified = try AssertionVerifier(appId: try string(input, "appId")).verify(
+            let verified = try AssertionVerifier(appId: try string(input, "appId"), launchPolicy: launchPolicy).verify(
                 assertion: try bytes(input, "assertion"), clientData: try bytes(input, "clientData"),
                 publicKey: key, previousCounter: counter)
             var output: [String: JSONValue] = ["counter": .int(Int64(verified.counter))]

@@ -122,15 +122,15 @@ struct DeviceAttestCommand: ParsableCommand {
     @Flag(name: .customLong("expired-certificate"), help: "Failure shape: a credential certificate that expired a day ago.")
     var expiredCertificate = false
 
-    @Flag(name: .long, help: "Append the iOS 27 map after the COSE key (valid).")
-    var extensions = false
+    @OptionGroup var launch: DeviceLaunchDataOptions
 
     func run() throws {
         let device = try device.open()
         guard let challengeBytes = BinaryText.base64(challenge) else { throw CLIError("--challenge is not standard base64") }
         let clientDataHash = hashChallenge ? Array(SHA256.hash(data: challengeBytes)) : challengeBytes
         let options = SoftwareDevice.AttestOptions(otherEnvironment: otherEnvironment, expiredCertificate: expiredCertificate,
-                                                   extensions: extensions)
+                                                   extensions: launch.extensions, validationCategory: launch.validationCategory,
+                                                   bundleVersion: launch.bundleVersion)
         let made = try withDevice { try device.attest(clientDataHash: clientDataHash, options: options) }
         if json {
             print(JSONValue.object([
@@ -174,14 +174,14 @@ struct DeviceAssertCommand: ParsableCommand {
     @Flag(name: .customLong("foreign-key"), help: "Failure shape: signed by a key from another device.")
     var foreignKey = false
 
-    @Flag(name: .long, help: "Append the iOS 27 map after the header (valid).")
-    var extensions = false
+    @OptionGroup var launch: DeviceLaunchDataOptions
 
     func run() throws {
         let device = try device.open()
         guard let keyIdBytes = BinaryText.base64(keyId) else { throw CLIError("--key-id is not standard base64") }
         let data = InputFiles.read(clientData, "--client-data", allowEmpty: true)
-        let options = SoftwareDevice.AssertOptions(replayCounter: replayCounter, foreignKey: foreignKey, extensions: extensions)
+        let options = SoftwareDevice.AssertOptions(replayCounter: replayCounter, foreignKey: foreignKey, extensions: launch.extensions,
+                                                   validationCategory: launch.validationCategory, bundleVersion: launch.bundleVersion)
         let made = try withDevice { try device.assert(keyId: keyIdBytes, clientData: data, options: options) }
         if json {
             print(JSONValue.object(["assertion": .base64(made.assertion), "counter": .int(Int64(made.counter))]).jsonText)
@@ -190,6 +190,20 @@ struct DeviceAssertCommand: ParsableCommand {
             print("counter: \(made.counter)")
         }
     }
+}
+
+/// The launch data `attest` and `assert` write, as iOS 27 devices do
+/// (spec/app-attest.md, Amendments (round 3)). Without any of these the
+/// device writes no map, as devices before iOS 27.
+struct DeviceLaunchDataOptions: ParsableArguments {
+    @Flag(name: .long, help: "Append the iOS 27 map of Apple's 2026 sample (category 1, bundle version \"1\"); the options below replace a value.")
+    var extensions = false
+
+    @Option(name: .customLong("validation-category"), help: ArgumentHelp("Write apple_validation_category_01 with this number (4 bytes, little-endian).", valueName: "n"))
+    var validationCategory: UInt32?
+
+    @Option(name: .customLong("bundle-version"), help: ArgumentHelp("Write apple_bundle_version_01 with this text.", valueName: "text"))
+    var bundleVersion: String?
 }
 
 struct DeviceTokenCommand: ParsableCommand {

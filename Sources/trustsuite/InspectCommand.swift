@@ -62,7 +62,13 @@ enum Explain {
             lines.append("\(indent)nonce extension (1.2.840.113635.100.8.2): \(BinaryText.hex(nonce))")
         }
         for ext in cert.extensions {
-            lines.append("\(indent)extension \(ext.oid)\(ext.critical ? " (critical)" : ""): \(ext.value.count) bytes")
+            let head = "\(indent)extension \(ext.oid)\(ext.critical ? " (critical)" : ""): \(ext.value.count) bytes"
+            guard let reading = AppleCertificateExtensions.read(oid: ext.oid, value: ext.value) else {
+                lines.append(head)
+                continue
+            }
+            lines.append("\(head), \(reading.label)")
+            lines += reading.lines.map { "\(indent)  \($0)" }
         }
         return lines
     }
@@ -88,6 +94,10 @@ enum Explain {
             lines.append("  credential public key (COSE EC2 P-256): x \(BinaryText.hex(credential.publicKey.x)), y \(BinaryText.hex(credential.publicKey.y))")
         }
         if let extensions = data.extensions { lines.append("  trailing extensions: \(extensions.diagnostic)") }
+        if let launch = data.launchData {
+            let category = launch.validationCategory.map { "\($0) (\(LaunchData.validationCategoryName($0)), name informational)" } ?? "absent"
+            lines.append("  launch data: validation category \(category), bundle version \(launch.bundleVersion.map { "\"\($0)\"" } ?? "absent")")
+        }
         return lines
     }
 

@@ -52,7 +52,8 @@ struct VerifyAttestationCommand: AsyncParsableCommand {
             (the raw bytes the app passed to attestKey, as in Apple's samples) with --hash-challenge \
             when the app passed SHA-256 of it. The embedded receipt is verified too and reported as \
             receiptStatus (verified, or the receipt's error code); --require-receipt makes a bad receipt \
-            fail the attestation with that code.
+            fail the attestation with that code. --allow-category, --minimum-bundle-version and \
+            --missing-launch-data set a launch policy, applied after the nine steps.
             """
     )
 
@@ -71,6 +72,7 @@ struct VerifyAttestationCommand: AsyncParsableCommand {
     @Flag(name: .customLong("require-receipt"), help: "Fail the attestation with the receipt's error code when its receipt does not verify.")
     var requireReceipt = false
     @OptionGroup var skew: ClockSkewOption
+    @OptionGroup var launch: LaunchPolicyOptions
     @Flag(name: .long, help: "Answer in JSON.") var json = false
 
     func validate() throws {
@@ -89,7 +91,8 @@ struct VerifyAttestationCommand: AsyncParsableCommand {
         let object = InputFiles.object(file)
         let verifier = try AttestationVerifier(appId: appId, environment: environment, trustAnchors: InputFiles.anchors(anchor),
                                                receiptAnchors: InputFiles.anchors(receiptAnchor, option: "--receipt-anchor"),
-                                               requireReceipt: requireReceipt, receiptClockSkew: skew.seconds)
+                                               requireReceipt: requireReceipt, receiptClockSkew: skew.seconds,
+                                               launchPolicy: launch.policy)
         do {
             let verified = try await verifier.verify(attestationObject: object, keyId: InputFiles.base64(keyId, "--key-id"),
                                                      clientDataHash: hash, at: InputFiles.time(time))
@@ -98,6 +101,7 @@ struct VerifyAttestationCommand: AsyncParsableCommand {
                 ("receiptStatus", .string(verified.receiptStatus.description)), ("receipt", .string(BinaryText.base64(verified.receipt))),
             ]
             if let extensions = verified.extensions { fields.append(("extensions", .string(extensions.diagnostic))) }
+            fields += LaunchPolicyOptions.fields(verified.launchData)
             try Verdict.report(.success(fields), json: json, what: "attestation")
         } catch let error as AppAttestError {
             try Verdict.report(.failure(error), json: json, what: "attestation")
@@ -110,7 +114,8 @@ extension AppAttestEnvironment: ExpressibleByArgument {}
 struct VerifyAssertionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assertion",
-        abstract: "Verify an assertion against the stored public key and counter."
+        abstract: "Verify an assertion against the stored public key and counter.",
+        discussion: "--allow-category, --minimum-bundle-version and --missing-launch-data set a launch policy, applied after the assertion steps."
     )
 
     @Argument(help: "The assertion (binary, base64 or base64url).") var file: String
@@ -119,6 +124,7 @@ struct VerifyAssertionCommand: ParsableCommand {
     var clientData: String
     @Option(name: .customLong("app-id"), help: "TEAMID.bundle.id") var appId: String
     @Option(name: .customLong("previous-counter"), help: "The stored counter.") var previousCounter: UInt32
+    @OptionGroup var launch: LaunchPolicyOptions
     @Flag(name: .long, help: "Answer in JSON.") var json = false
 
     func run() throws {
@@ -127,10 +133,11 @@ struct VerifyAssertionCommand: ParsableCommand {
         }
         let data = InputFiles.read(clientData, "--client-data", allowEmpty: true)
         do {
-            let verified = try AssertionVerifier(appId: appId).verify(
+            let verified = try AssertionVerifier(appId: appId, launchPolicy: launch.policy).verify(
                 assertion: InputFiles.object(file), clientData: data, publicKey: key, previousCounter: previousCounter)
             var fields: [(String, JSONValue)] = [("counter", .int(Int64(verified.counter)))]
             if let extensions = verified.extensions { fields.append(("extensions", .string(extensions.diagnostic))) }
+            fields += LaunchPolicyOptions.fields(verified.launchData)
             try Verdict.report(.success(fields), json: json, what: "assertion")
         } catch let error as AppAttestError {
             try Verdict.report(.failure(error), json: json, what: "assertion")

@@ -9,7 +9,7 @@ import TestSupport
 /// `trustsuite: …` line naming the option, exit 2, never a trap.
 @Suite(.enabled(if: Locations.externalAvailable, Comment(rawValue: Locations.externalMissingReason)))
 struct VerifyInputFormTests {
-    /// Apple's 2024 sample attestation (spec/app-attest.md; raw challenge as clientDataHash).
+    /// One of Apple's sample attestations, the 2024 one by default (spec/app-attest.md; raw challenge as clientDataHash).
     struct Sample {
         let object: [UInt8]
         let keyId: [UInt8]
@@ -18,8 +18,8 @@ struct VerifyInputFormTests {
         let time: String
         let publicKey: [UInt8]
 
-        static func load() throws -> Sample {
-            let data = try #require(Locations.external("app-attest/apple-docs/validation_guide_2024_ios18.json"))
+        static func load(_ name: String = "validation_guide_2024_ios18") throws -> Sample {
+            let data = try #require(Locations.external("app-attest/apple-docs/\(name).json"))
             let doc = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             func b64(_ key: String) throws -> [UInt8] { try #require(BinaryText.base64(doc[key] as? String ?? "")) }
             let derived = try #require(doc["derived_by_independent_check"] as? [String: Any])

@@ -80,6 +80,36 @@ import Testing
         Self.expectRejection(expected, data)
     }
 
+    /// An assertion vector with `policy` spliced into its input and `flags` as given.
+    static func policy(_ policy: String, flags: String = #"["LaunchPolicy"]"#, family: String = "app-attest-assertion") -> Data {
+        file(tests: #"{"tcId": 1, "id": "x::a", "flags": "# + flags + #", "input": {"assertion": "oA==""# + policy
+             + #"}, "result": "invalid", "error": "malformedAssertion"}"#, family: family)
+    }
+
+    @Test func acceptsALaunchPolicyWithItsFlag() throws {
+        let loaded = try VectorLoader.parse(Self.policy(#", "allowedValidationCategories": [1, 4294967295], "minimumBundleVersion": "1.2", "missingLaunchData": "allow""#),
+                                            path: "p.json")
+        #expect(loaded.vectors.first?.input["missingLaunchData"]?.stringValue == "allow")
+    }
+
+    /// spec/app-attest.md, Amendments (round 3): the launch-policy inputs are read strictly.
+    @Test(arguments: [
+        ("allowedValidationCategories must be a list", policy(#", "allowedValidationCategories": 1"#)),
+        ("allowedValidationCategories must be a list", policy(#", "allowedValidationCategories": ["1"]"#)),
+        ("allowedValidationCategories must be a list", policy(#", "allowedValidationCategories": [-1]"#)),
+        ("allowedValidationCategories must be a list", policy(#", "allowedValidationCategories": [4294967296]"#)),
+        ("allowedValidationCategories must be a list", policy(#", "allowedValidationCategories": [1.5]"#)),
+        ("minimumBundleVersion must be a string", policy(#", "minimumBundleVersion": 2"#)),
+        ("missingLaunchData must be", policy(#", "missingLaunchData": "maybe""#)),
+        ("missingLaunchData must be", policy(#", "missingLaunchData": true"#)),
+        ("without the flag LaunchPolicy", policy(#", "missingLaunchData": "allow""#, flags: "[]")),
+        ("flag LaunchPolicy without", policy("")),
+        ("which app-attest-receipt does not define", policy(#", "missingLaunchData": "allow""#, family: "app-attest-receipt")),
+    ])
+    func rejectsMalformedLaunchPolicies(_ expected: String, _ data: Data) {
+        Self.expectRejection(expected, data)
+    }
+
     @Test func rejectsAnIdUsedInTwoFiles() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ts-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -116,6 +116,44 @@ import X509
 
     /// Concurrent signers on one key (threads here; processes in the CLI
     /// tests) never reuse a counter: the lock serialises read-advance-write.
+    /// The launch data a device writes (spec/app-attest.md, Amendments (round
+    /// 3)): the chosen category and version, or none, judged by a policy.
+    @Test func launchDataUnderAPolicy() async throws {
+        let device = try Self.makeDevice()
+        defer { try? FileManager.default.removeItem(at: device.stateDirectory) }
+        let challenge = Array("launch".utf8)
+        let roots = try device.testRoots
+        func code(_ made: SoftwareDevice.Attestation, _ policy: LaunchPolicy) async throws -> AppAttestError.Code? {
+            let verifier = try AttestationVerifier(appId: Self.appId, environment: device.environment, trustAnchors: [roots.attestation],
+                                                   receiptAnchors: [roots.receipt], launchPolicy: policy)
+            return await appAttestErrorCode { _ = try await verifier.verify(attestationObject: made.attestationObject, keyId: made.keyId,
+                                                                              clientDataHash: challenge, at: Date()) }
+        }
+        let appStore = try device.attest(clientDataHash: challenge, options: .init(validationCategory: 4, bundleVersion: "2.3"))
+        let minimum = try #require(BundleVersion("2.2.9"))
+        #expect(try await code(appStore, LaunchPolicy(allowedValidationCategories: [4], minimumBundleVersion: minimum)) == nil)
+        #expect(try await code(appStore, LaunchPolicy(allowedValidationCategories: [1])) == .validationCategoryNotAllowed)
+        #expect(try await code(appStore, LaunchPolicy(minimumBundleVersion: BundleVersion("2.10"))) == .bundleVersionNotAllowed)
+        let sample = try device.attest(clientDataHash: challenge, options: .init(extensions: true))
+        #expect(try await code(sample, LaunchPolicy(allowedValidationCategories: [1], minimumBundleVersion: BundleVersion("1"))) == nil)
+        let old = try device.attest(clientDataHash: challenge)
+        #expect(try await code(old, LaunchPolicy(allowedValidationCategories: [4])) == .launchDataMissing)
+        #expect(try await code(old, LaunchPolicy(allowedValidationCategories: [4], missingLaunchData: .allow)) == nil)
+
+        let key = try P256.Signing.PublicKey(x963Representation: appStore.publicKey)
+        let versionOnly = try device.assert(keyId: appStore.keyId, clientData: challenge, options: .init(bundleVersion: "7"))
+        let checked = try AssertionVerifier(appId: Self.appId).verify(assertion: versionOnly.assertion, clientData: challenge,
+                                                                      publicKey: key, previousCounter: 0)
+        #expect(checked.launchData?.bundleVersion == "7" && checked.launchData?.validationCategory == nil)
+        #expect(await appAttestErrorCode {
+            _ = try AssertionVerifier(appId: Self.appId, launchPolicy: LaunchPolicy(allowedValidationCategories: [4]))
+                .verify(assertion: versionOnly.assertion, clientData: challenge, publicKey: key, previousCounter: 0)
+        } == .launchDataMissing)
+        let plain = try device.assert(keyId: appStore.keyId, clientData: challenge)
+        #expect(try AssertionVerifier(appId: Self.appId).verify(assertion: plain.assertion, clientData: challenge, publicKey: key,
+                                                                previousCounter: 1).extensions == nil)
+    }
+
     @Test func concurrentAssertionsNeverShareACounter() async throws {
         let device = try Self.makeDevice()
         defer { try? FileManager.default.removeItem(at: device.stateDirectory) }

@@ -1,0 +1,39 @@
+import AppAttestGenerator
+import ConformanceKit
+import Foundation
+import Testing
+import TestSupport
+
+/// The committed app-attest files are what `trustsuite generate app-attest
+/// --seed 1` writes: the generator runs again into a temporary folder and
+/// every vector is compared with the committed one, field by field, except
+/// the bytes that hold ECDSA signatures (randomized on every run).
+@Suite struct GeneratedFixturesTests {
+    /// Inputs and outputs whose bytes carry a fresh signature on every run.
+    static let signed: Set<String> = ["attestationObject", "assertion", "receipt", "trustAnchorsPem", "receiptTrustAnchorsPem"]
+
+    static func unsigned(_ value: JSONValue?) -> JSONValue? {
+        guard case .object(let fields)? = value else { return value }
+        return .object(fields.filter { !signed.contains($0.key) })
+    }
+
+    @Test func committedFilesAreTheGeneratorsOutput() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trustsuite-generate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let written = try AppAttestGenerator.generate(seed: 1, into: folder)
+        #expect(written.map(\.0).sorted() == ["assertion-ios27.json", "assertion.json", "attestation-ios27.json", "attestation.json",
+                                              "devicecheck.json", "receipt.json"])
+        for (name, count) in written {
+            let fresh = try VectorLoader.loadFile(folder.appendingPathComponent(name).path)
+            let committed = try VectorLoader.loadFile(Locations.fixtures.appendingPathComponent("app-attest/\(name)").path)
+            #expect(committed.vectors.count == count, "\(name)")
+            #expect(committed.title == fresh.title && committed.source == fresh.source && committed.notes == fresh.notes, "\(name)")
+            for (old, new) in zip(committed.vectors, fresh.vectors) {
+                #expect(old.id == new.id && old.tcId == new.tcId && old.comment == new.comment && old.flags == new.flags, "\(name) \(old.id)")
+                #expect(old.result == new.result && old.error == new.error, "\(name) \(old.id)")
+                #expect(Self.unsigned(old.input) == Self.unsigned(new.input), "\(name) \(old.id): input differs")
+                #expect(Self.unsigned(old.output) == Self.unsigned(new.output), "\(name) \(old.id): output differs")
+            }
+        }
+    }
+}
