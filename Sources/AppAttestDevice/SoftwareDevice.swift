@@ -54,6 +54,7 @@ public struct SoftwareDevice: Sendable {
         guard AppID.isValid(appId) else {
             throw DeviceError("app id must be TEAMID.bundle.id (ten upper-case letters or digits, a dot, a bundle id): \(appId)")
         }
+        guard !directory.path.isEmpty else { throw DeviceError("the state folder's path is empty") }
         let manager = FileManager.default
         try manager.createDirectory(at: directory.appendingPathComponent("keys"), withIntermediateDirectories: true)
         let stateURL = directory.appendingPathComponent("device.json")
@@ -64,13 +65,22 @@ public struct SoftwareDevice: Sendable {
         let deviceId = randomBytes(16)
         let state = StateFile(format: format, appId: appId, environment: environment,
                               deviceId: Data(deviceId).base64EncodedString(), ca: ca)
-        try AtomicFile.write(try encoder.encode(state), to: stateURL)
+        // Exclusive: of concurrent `device init`s on one folder exactly one
+        // creates the device; the others are refused (the check above only
+        // answers early).
+        do {
+            try AtomicFile.write(try encoder.encode(state), to: stateURL, exclusive: true)
+        } catch let error as StateFileError where error.description.hasSuffix("already exists") {
+            throw DeviceError("\(directory.path) already holds a device (device.json); choose another folder")
+        }
         return SoftwareDevice(stateDirectory: directory, appId: appId, environment: environment, deviceId: deviceId, ca: ca)
     }
 
     /// Opens the device whose state is in `directory`.
     public init(stateDirectory directory: URL) throws {
         let url = directory.appendingPathComponent("device.json")
+        AtomicFile.removeStaleTemporaries(in: directory)
+        AtomicFile.removeStaleTemporaries(in: directory.appendingPathComponent("keys"))
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw DeviceError("no device in \(directory.path) (run `trustsuite device init --state \(directory.path)` first)")
         }

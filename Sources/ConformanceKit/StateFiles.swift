@@ -41,7 +41,10 @@ public struct StateFileError: Error, CustomStringConvertible, Sendable {
 /// reader — or a restart after the writer was killed — sees the old file or
 /// the new one, never a mix.
 public enum AtomicFile {
-    public static func write(_ bytes: some Collection<UInt8>, to url: URL) throws {
+    /// - Parameter exclusive: create the file only if it does not exist
+    ///   (the complete temporary file is hard-linked to the target, which
+    ///   fails if it exists: of concurrent creators exactly one wins).
+    public static func write(_ bytes: some Collection<UInt8>, to url: URL, exclusive: Bool = false) throws {
         let target = url.path
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp").path
@@ -63,8 +66,30 @@ public enum AtomicFile {
             throw error
         }
         close(descriptor)
-        guard rename(temporary, target) == 0 else { throw StateFileError("cannot replace", target) }
+        if exclusive {
+            guard link(temporary, target) == 0 else {
+                if errno == EEXIST { throw StateFileError(description: "\(target) already exists") }
+                throw StateFileError("cannot create", target)
+            }
+            unlink(temporary)
+        } else {
+            guard rename(temporary, target) == 0 else { throw StateFileError("cannot replace", target) }
+        }
         ok = true
+    }
+
+    /// Removes the temporary files a killed writer left in `folder` (named
+    /// `.NAME.PID.RANDOM.tmp`, mode 0600): those whose writer is no longer
+    /// running. Called when a state folder is opened.
+    public static func removeStaleTemporaries(in folder: URL) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            let parts = name.split(separator: ".")
+            guard parts.count >= 4, let pid = pid_t(parts[parts.count - 3]) else { continue }
+            if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH {
+                unlink(folder.appendingPathComponent(name).path)
+            }
+        }
     }
 }
 

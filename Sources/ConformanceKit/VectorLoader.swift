@@ -58,14 +58,17 @@ public enum VectorLoader {
         return found.sorted()
     }
 
+    /// Largest vector file read (the biggest fixture is under 2 MiB).
+    static let maxFileBytes = 64 * 1024 * 1024
+
     public static func loadFile(_ path: String) throws(VectorLoadError) -> VectorFile {
-        let data: Data
+        let data: [UInt8]
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try RegularFile.read(path, limit: maxFileBytes)
         } catch {
-            throw VectorLoadError(path: path, "cannot read: \(error.localizedDescription)")
+            throw VectorLoadError(path: path, "cannot read: \(error.description)")
         }
-        return try parse(data, path: path)
+        return try parse(Data(data), path: path)
     }
 
     /// Parses and checks one file's bytes; `path` is used in messages.

@@ -78,8 +78,8 @@ struct CBORDecodeCommand: ParsableCommand {
             guard let parsed = BinaryText.hex(hex) else { Console.fail("--hex is not a hex string") }
             bytes = parsed
         } else if let file {
-            guard let data = FileManager.default.contents(atPath: file) else { Console.fail("cannot read \(file)") }
-            bytes = [UInt8](data)
+            // A decoder's input may be large (the benchmarks use 10 MB); still a regular file.
+            bytes = InputFiles.read(file, "--file", allowEmpty: true, limit: 1 << 30)
         } else {
             bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
         }

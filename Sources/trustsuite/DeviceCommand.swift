@@ -35,6 +35,10 @@ struct DeviceStateOption: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The device's state folder.", valueName: "dir"))
     var state: String
 
+    func validate() throws {
+        guard !state.isEmpty else { throw ValidationError("--state: empty path") }
+    }
+
     func open() throws -> SoftwareDevice {
         try withDevice { try SoftwareDevice(stateDirectory: URL(fileURLWithPath: state)) }
     }
@@ -57,6 +61,10 @@ struct DeviceInitCommand: ParsableCommand {
 
     @Option(name: .long, help: "Derive the CA's keys from this seed (same keys on every run).")
     var seed: UInt64?
+
+    func validate() throws {
+        guard !state.isEmpty else { throw ValidationError("--state: empty path") }
+    }
 
     func run() throws {
         let device = try withDevice {

@@ -27,6 +27,10 @@ struct GenerateAppAttestCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Folder to write the vector files to.", valueName: "folder"))
     var out: String = "Fixtures/app-attest"
 
+    func validate() throws {
+        guard !out.isEmpty else { throw ValidationError("--out: empty path") }
+    }
+
     func run() throws {
         do {
             let written = try AppAttestGenerator.generate(seed: seed, into: URL(fileURLWithPath: out))

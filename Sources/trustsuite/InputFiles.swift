@@ -13,22 +13,20 @@ enum InputFiles {
     /// mistaken multi-megabyte file (or a device) from being read whole.
     static let maxFileBytes = 4 * 1024 * 1024
 
-    /// A regular file's bytes, at most ``maxFileBytes``.
-    static func read(_ path: String, _ option: String, allowEmpty: Bool = false) -> [UInt8] {
-        guard !path.isEmpty else { Console.fail("\(option): empty path") }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            Console.fail("\(option) \(path): no such file")
+    /// A regular file's bytes, at most `limit` (default ``maxFileBytes``),
+    /// read without blocking on a FIFO or device (``RegularFile``).
+    static func read(_ path: String, _ option: String, allowEmpty: Bool = false, limit: Int = maxFileBytes) -> [UInt8] {
+        let data: [UInt8]
+        do {
+            data = try RegularFile.read(path, limit: limit)
+        } catch {
+            switch error.kind {
+            case .tooLarge: Console.fail("\(option) \(path) is larger than \(limit / (1024 * 1024)) MiB")
+            default: Console.fail("\(option): \(error.description)")
+            }
         }
-        guard !isDirectory.boolValue else { Console.fail("\(option) \(path) is a directory, not a file") }
-        guard let handle = FileHandle(forReadingAtPath: path) else { Console.fail("\(option) \(path) cannot be read") }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: maxFileBytes + 1) ?? Data() else {
-            Console.fail("\(option) \(path) cannot be read")
-        }
-        guard data.count <= maxFileBytes else { Console.fail("\(option) \(path) is larger than \(maxFileBytes / (1024 * 1024)) MiB") }
         guard allowEmpty || !data.isEmpty else { Console.fail("\(option) \(path) is empty") }
-        return [UInt8](data)
+        return data
     }
 
     /// An object file (attestation, assertion, receipt): binary, or base64 /

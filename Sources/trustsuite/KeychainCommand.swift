@@ -30,8 +30,8 @@ struct KeychainSimulateCommand: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object with every step's answer.") var json = false
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: steps),
-              let parsed = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+        let data = Data(InputFiles.read(steps, "--steps"))
+        guard let parsed = try? JSONDecoder().decode(JSONValue.self, from: data) else {
             Console.fail("\(steps) is not a readable JSON file")
         }
         var input: [String: JSONValue] = parsed.objectValue ?? ["steps": parsed]

@@ -31,8 +31,8 @@ struct RightSimulateCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one JSON object with every step's answer and the notifications.") var json = false
 
     func run() async throws {
-        guard let data = FileManager.default.contents(atPath: steps),
-              let parsed = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+        let data = Data(InputFiles.read(steps, "--steps"))
+        guard let parsed = try? JSONDecoder().decode(JSONValue.self, from: data) else {
             Console.fail("\(steps) is not a readable JSON file")
         }
         var input: [String: JSONValue] = parsed.objectValue ?? ["steps": parsed]

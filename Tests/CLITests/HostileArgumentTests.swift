@@ -16,8 +16,48 @@ import TestSupport
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("trustsuite-hostile-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         try? Data([0x00, 0xff, 0x13, 0x37]).write(to: url.appendingPathComponent("garbage.bin"))
+        // A FIFO with no writer: opening or reading it the ordinary way blocks forever.
+        _ = mkfifo(url.appendingPathComponent("fifo").path, 0o600)
         return url
     }()
+
+    static var fifo: String { folder.appendingPathComponent("fifo").path }
+    static let characterDevice = "/dev/zero"
+
+    /// Every input file of every command, given a FIFO, a character device
+    /// or a directory: refused (exit 2, one line) at once — the audit found
+    /// ten CLI paths that hung forever on a FIFO.
+    static let nonRegularCases: [Case] = {
+        let key = "BOWOXk6zukri6teVMHuZJ4cTbYNy4dfxrpLx2f6N+CztBq6tXqmD7Va2nHemYXqM1HLD0O1Y1lDHVKHpMpCZWh0="
+        var all: [[String]] = []
+        for path in [fifo, characterDevice, directory] {
+            all += [
+                ["verify", "attestation", path, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "production",
+                 "--time", "2024-01-01T00:00:00Z"],
+                ["verify", "attestation", garbage, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "production",
+                 "--time", "2024-01-01T00:00:00Z", "--anchor", path],
+                ["verify", "assertion", path, "--public-key", key, "--client-data", garbage, "--app-id", "A.b", "--previous-counter", "0"],
+                ["verify", "assertion", garbage, "--public-key", key, "--client-data", path, "--app-id", "A.b", "--previous-counter", "0"],
+                ["verify", "receipt", path, "--time", "2024-01-01T00:00:00Z"],
+                ["inspect", path], ["cbor", "decode", "--file", path],
+                ["keychain", "simulate", "--steps", path], ["right", "simulate", "--steps", path],
+                ["run", "--fixtures", path, "--only"], ["list", "--fixtures", path, "--only"],
+            ]
+        }
+        return all.map(Case.init)
+    }()
+
+    @Test(arguments: nonRegularCases)
+    func refusesNonRegularFilesAtOnce(_ hostile: Case) throws {
+        let started = ContinuousClock.now
+        let outcome = try CLI.run(hostile.arguments, timeout: 20)
+        let elapsed = ContinuousClock.now - started
+        #expect(!outcome.signaled, "\(outcome)")
+        #expect(outcome.status == 2, "\(outcome)")
+        #expect(outcome.stderrLines.count == 1, "\(outcome)")
+        #expect(outcome.stderr.hasPrefix("trustsuite: "), "\(outcome)")
+        #expect(elapsed < .seconds(10), "took \(elapsed)")
+    }
 
     static var missing: String { folder.appendingPathComponent("does-not-exist").path }
     static var directory: String { folder.path }
@@ -59,7 +99,9 @@ import TestSupport
             // inspect / generate
             ["inspect", missing], ["inspect", directory], ["inspect", ""],
             ["generate", "app-attest", "--seed", huge], ["generate", "app-attest", "--seed", "-1"],
-            ["generate", "app-attest", "--out", garbage],
+            ["generate", "app-attest", "--out", garbage], ["generate", "app-attest", "--out", ""],
+            ["device", "init", "--state", "", "--app-id", "ABCDE12345.org.example.app", "--environment", "production"],
+            ["device", "ca", "--state", ""],
             // acl / keychain / right
             ["acl", "evaluate", "--operation", "useItem", "--protection", ""],
             ["acl", "evaluate", "--operation", "useItem", "--flags", "biometryAny,,nope"],
@@ -97,6 +139,32 @@ import TestSupport
         #expect(outcome.stderr.hasPrefix("trustsuite: "), "\(outcome)")
     }
 
+    /// Eight `device init` on one folder at once: exactly one creates the
+    /// device, the seven others are refused with one line (the audit saw all
+    /// eight report "device created").
+    @Test func concurrentDeviceInitHasOneWinner() throws {
+        let state = Self.folder.appendingPathComponent("race-\(UUID().uuidString)").path
+        let arguments = ["device", "init", "--state", state, "--app-id", "ABCDE12345.org.example.app", "--environment", "production"]
+        let outcomes = LockedList<CLI.Outcome>()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            if let outcome = try? CLI.run(arguments, timeout: 60) { outcomes.append(outcome) }
+        }
+        let all = outcomes.items
+        #expect(all.count == 8)
+        #expect(all.filter { $0.status == 0 }.count == 1, "\(all)")
+        #expect(all.filter { $0.status == 2 && $0.stderr.contains("already holds a device") }.count == 7, "\(all)")
+        // No temporary file (each holds the CA's private keys) is left behind.
+        let left = try FileManager.default.contentsOfDirectory(atPath: state).filter { $0.hasSuffix(".tmp") }
+        #expect(left.isEmpty, "\(left)")
+        // A killed writer's temporary file (its pid no longer runs) is removed
+        // when the device is next opened; a live writer's is kept.
+        let stale = state + "/.device.json.2147483646.7.tmp", live = state + "/.device.json.\(getpid()).7.tmp"
+        for path in [stale, live] { _ = FileManager.default.createFile(atPath: path, contents: Data([1]), attributes: [.posixPermissions: 0o600]) }
+        #expect(try CLI.run(["device", "ca", "--state", state]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        #expect(FileManager.default.fileExists(atPath: live))
+    }
+
     /// Garbage on stdin where stdin is the input is a verdict, not a usage error: exit 1, one line.
     @Test func garbageInputOnStdinIsAVerdict() throws {
         let garbage = Data([0xff, 0xfe, 0x1c, 0x00, 0x9f])
@@ -110,4 +178,12 @@ import TestSupport
         let empty = try CLI.run(["cbor", "decode", "--hex", ""])
         #expect(empty.status == 1 && empty.stderr.contains("truncated"), "\(empty)")
     }
+}
+
+/// A list appended to from several threads.
+final class LockedList<Element: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [Element] = []
+    func append(_ element: Element) { lock.withLock { storage.append(element) } }
+    var items: [Element] { lock.withLock { storage } }
 }
