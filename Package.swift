@@ -93,7 +93,9 @@ let package = Package(
         ),
         .target(name: "OpenSSLOracle", dependencies: ["COpenSSL"]),
         // Vector model, runner and reports: imports no reference module.
-        .target(name: "ConformanceKit"),
+        // prctl(PR_SET_CHILD_SUBREAPER) for the adapter runner (prctl is variadic: not importable).
+        .target(name: "CProcessControl"),
+        .target(name: "ConformanceKit", dependencies: ["CProcessControl"]),
         // Adapts each reference module to ConformanceKit's Subject protocol.
         .target(name: "ReferenceSubjects", dependencies: [
             "ConformanceKit", "StrictCBOR", "AppAttest", "KeychainAccessControl", "KeychainModel", "LocalAuthorization",

@@ -1,3 +1,4 @@
+import CProcessControl
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -8,6 +9,15 @@ import Darwin
 /// A command run by `/bin/sh -c` in a process group of its own, with its
 /// three standard streams on pipes.
 ///
+/// Nothing it starts outlives it, whatever group or session a descendant
+/// moves to: the runner is a child subreaper (`PR_SET_CHILD_SUBREAPER`, so
+/// orphaned descendants become its children, not init's), every descendant
+/// inherits a token in its environment (`TRUSTSUITE_ADAPTER_TOKEN`), and
+/// stopping kills every process holding the token or descending from the
+/// leader. The shell gets `PR_SET_PDEATHSIG` = SIGKILL (through `setpriv`,
+/// from a thread that lives as long as the runner), so a SIGKILLed runner
+/// does not leave it hung.
+///
 /// The child starts with an empty signal mask and default signal actions
 /// (whatever the runner blocks or ignores is not inherited). Stopping it
 /// signals the whole group — the shell, the adapter and anything they
@@ -15,6 +25,16 @@ import Darwin
 /// and reaps the leader, so nothing the command started outlives the run.
 final class ChildProcess: @unchecked Sendable {
     let pid: pid_t
+    /// The value of ``tokenName`` in every descendant's environment.
+    let token: String
+    static let tokenName = "TRUSTSUITE_ADAPTER_TOKEN"
+
+    /// Orphaned descendants become this process's children (once, on first use).
+    static let becomeSubreaper: Void = { _ = trustsuite_become_child_subreaper() }()
+
+    /// util-linux's `setpriv` (Essential on Debian), which sets the
+    /// parent-death signal and execs the shell; nil where it is missing.
+    static let setpriv: String? = ["/usr/bin/setpriv", "/bin/setpriv"].first { access($0, X_OK) == 0 }
     /// Our end of the child's stdin (-1 once closed).
     private var inputFD: Int32
     private let lock = NSLock()
@@ -55,11 +75,25 @@ final class ChildProcess: @unchecked Sendable {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
+        Self.becomeSubreaper
+        let token = "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         var child: pid_t = 0
-        let arguments = ["/bin/sh", "-c", command]
+        let shell = ["/bin/sh", "-c", command]
+        let arguments = Self.setpriv.map { [$0, "--pdeathsig", "KILL", "--"] + shell } ?? shell
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
-        let spawned = posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, environ)
+        var environment: [UnsafeMutablePointer<CChar>?] = []
+        var index = 0
+        while let entry = environ[index] {
+            if !String(cString: entry).hasPrefix("\(Self.tokenName)=") { environment.append(strdup(entry)) }
+            index += 1
+        }
+        environment += [strdup("\(Self.tokenName)=\(token)"), nil]
+        defer { for pointer in environment { free(pointer) } }
+        let program = arguments[0]
+        let spawned = SpawnerThread.shared.run {
+            posix_spawn(&child, program, &actions, &attributes, argv, environment)
+        }
         close(stdinPipe[0])
         close(stdoutPipe[1])
         close(stderrPipe[1])
@@ -68,6 +102,7 @@ final class ChildProcess: @unchecked Sendable {
             throw AdapterError("cannot start `\(command)`: \(String(cString: strerror(spawned)))")
         }
         pid = child
+        self.token = token
         inputFD = stdinPipe[1]
         readers = [PipeReader(fd: stdoutPipe[0], sink: onStdout), PipeReader(fd: stderrPipe[0], sink: onStderr)]
         ProcessGroups.shared.insert(child)
@@ -125,6 +160,7 @@ final class ChildProcess: @unchecked Sendable {
         // (`sh -c 'sleeper & exec adapter'`): the group is killed regardless.
         kill(-pid, SIGKILL)
         let status = reap(blocking: true) ?? 0
+        killDescendants()
         // SIGKILL is delivered at once but a process takes a moment to die.
         let deadline = ContinuousClock.now + .seconds(2)
         while Self.groupHasLiveMembers(pid) && ContinuousClock.now < deadline { usleep(2_000) }
@@ -142,6 +178,49 @@ final class ChildProcess: @unchecked Sendable {
     func settleStderr(within limit: Duration = .milliseconds(200)) {
         let deadline = ContinuousClock.now + limit
         while !readers[1].drained() && ContinuousClock.now < deadline { usleep(500) }
+    }
+
+    /// SIGKILLs every process that carries this child's token or descends
+    /// from its leader — daemons that left the group with `setsid` or
+    /// `setpgid` — and reaps those that were reparented to this process.
+    /// Repeats while it finds any (a daemon may fork again meanwhile).
+    func killDescendants() {
+        for _ in 0..<20 {
+            let found = Self.processes().filter { $0.pid != getpid() && ($0.token == token || $0.ancestors.contains(pid)) }
+            if found.isEmpty { return }
+            for process in found { kill(process.pid, SIGKILL) }
+            let deadline = ContinuousClock.now + .milliseconds(500)
+            for process in found {
+                var raw: Int32 = 0
+                while waitpid(process.pid, &raw, WNOHANG) == 0 && ContinuousClock.now < deadline { usleep(1_000) }
+            }
+        }
+    }
+
+    /// Live processes (not zombies) with their token and their ancestors' pids, from /proc.
+    static func processes() -> [(pid: pid_t, token: String?, ancestors: Set<pid_t>)] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        var parent: [pid_t: pid_t] = [:]
+        var live: [pid_t] = []
+        for entry in entries {
+            guard let pid = pid_t(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/stat") else { continue }
+            let text = String(decoding: data, as: UTF8.self)
+            guard let close = text.lastIndex(of: ")") else { continue }
+            let fields = text[text.index(after: close)...].split(separator: " ")
+            guard fields.count > 2, let ppid = pid_t(fields[1]) else { continue }
+            parent[pid] = ppid
+            if fields[0] != "Z", fields[0] != "X" { live.append(pid) }
+        }
+        return live.map { pid in
+            var ancestors: Set<pid_t> = []
+            var current = parent[pid]
+            while let next = current, next > 1, ancestors.insert(next).inserted { current = parent[next] }
+            let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") ?? Data()
+            let prefix = Array("\(tokenName)=".utf8)
+            let token = environment.split(separator: 0).first { $0.starts(with: prefix) }
+                .map { String(decoding: $0.dropFirst(prefix.count), as: UTF8.self) }
+            return (pid, token, ancestors)
+        }
     }
 
     /// Whether a process of group `group` is alive (not a zombie), from /proc.
@@ -193,6 +272,43 @@ final class ChildProcess: @unchecked Sendable {
     ]
 }
 
+
+/// One thread, alive as long as the process, that starts every adapter:
+/// the parent-death signal fires when the thread that spawned a child
+/// exits, and Dispatch's worker threads do exit when idle.
+final class SpawnerThread: @unchecked Sendable {
+    static let shared = SpawnerThread()
+    private let condition = NSCondition()
+    private var jobs: [() -> Void] = []
+
+    private init() {
+        let thread = Thread { [self] in
+            while true {
+                condition.lock()
+                while jobs.isEmpty { condition.wait() }
+                let job = jobs.removeFirst()
+                condition.unlock()
+                job()
+            }
+        }
+        thread.name = "trustsuite-spawner"
+        thread.start()
+    }
+
+    /// Runs `body` on the spawner thread and returns its result.
+    func run(_ body: @escaping () -> Int32) -> Int32 {
+        let done = DispatchSemaphore(value: 0)
+        let result = ResultBox()
+        condition.lock()
+        jobs.append { result.value = body(); done.signal() }
+        condition.signal()
+        condition.unlock()
+        done.wait()
+        return result.value
+    }
+
+    private final class ResultBox: @unchecked Sendable { var value: Int32 = 0 }
+}
 
 /// Reads one pipe on a thread of its own until end of file or `finish()`,
 /// polling so that a pipe held open by an escaped grandchild never pins it.

@@ -21,6 +21,15 @@ enum ToyAdapter {
         if "--families" in args: families = args[args.index("--families") + 1].split(",")
         hello = {"adapter": "toy", "version": "0.1", "families": families}
         if "--grade-outputs" in args: hello["gradeOutputs"] = True
+        sleeper = [sys.executable, "-c", "import time, signal; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)", marker]
+        if "--setsid-daemon" in args:
+            # The classic daemon: fork, setsid, fork again; the grandchild leaves group and session.
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0: os.execv(sys.executable, sleeper)
+                os._exit(0)
+        if "--setpgid-child" in args:
+            subprocess.Popen(sleeper, preexec_fn=lambda: os.setpgid(0, 0))
         if "--ignore-term" in args:
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
             subprocess.Popen([sys.executable, "-c", "import time, signal; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)", marker])
@@ -110,6 +119,23 @@ enum ToyAdapter {
         let report = await Runner(subject: subject).run([ToyAdapter.vector(1, "02", .valid), ToyAdapter.vector(2, "01", .valid),
                                                          ToyAdapter.vector(3, "03", .valid)])
         #expect(report.cases.map(\.grade) == [.pass, .error, .pass])
+        await subject.stop()
+        #expect(Processes.mentioning(marker) == [])
+    }
+
+    /// Descendants that leave the adapter's process group (`setpgid`) or its
+    /// session (`setsid`, double fork) are killed with it (the audit found 4
+    /// such daemons alive after two runs).
+    @Test(arguments: ["--setsid-daemon", "--setpgid-child"])
+    func escapedDescendantsAreKilled(_ escape: String) async throws {
+        let (path, marker) = try ToyAdapter.install()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let subject = try await AdapterSubject.launch(command: "python3 \(path) \(marker) \(escape)", timeout: .milliseconds(800))
+        let report = await Runner(subject: subject).run([ToyAdapter.vector(1, "02", .valid)])
+        #expect(report.cases.map(\.grade) == [.pass])
+        let deadline = ContinuousClock.now + .seconds(5)
+        while Processes.mentioning(marker).count < 2 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(Processes.mentioning(marker).count >= 2, "the adapter and its escaped sleeper run: \(Processes.mentioning(marker))")
         await subject.stop()
         #expect(Processes.mentioning(marker) == [])
     }
