@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// A command run by `/bin/sh -c` in a process group of its own, with its
+/// A command run by `/bin/bash -c` (else `/bin/sh -c`) in a process group of its own, with its
 /// three standard streams on pipes.
 ///
 /// Nothing it starts outlives it, whatever group or session a descendant
@@ -15,8 +15,9 @@ import Darwin
 /// inherits a token in its environment (`TRUSTSUITE_ADAPTER_TOKEN`), and
 /// stopping kills every process holding the token or descending from the
 /// leader. The shell gets `PR_SET_PDEATHSIG` = SIGKILL (through `setpriv`,
-/// from a thread that lives as long as the runner), so a SIGKILLed runner
-/// does not leave it hung.
+/// from a thread that lives as long as the runner), kept by the adapter when
+/// the shell execs it (a lone simple command, or `exec …`), so a SIGKILLed
+/// runner does not leave it hung.
 ///
 /// The child starts with an empty signal mask and default signal actions
 /// (whatever the runner blocks or ignores is not inherited). Stopping it
@@ -31,6 +32,10 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Orphaned descendants become this process's children (once, on first use).
     static let becomeSubreaper: Void = { _ = trustsuite_become_child_subreaper() }()
+
+    /// bash where present (it execs a lone simple command, so the adapter
+    /// itself keeps the parent-death signal; dash forks it), else /bin/sh.
+    static let shell: String = access("/bin/bash", X_OK) == 0 ? "/bin/bash" : "/bin/sh"
 
     /// util-linux's `setpriv` (Essential on Debian), which sets the
     /// parent-death signal and execs the shell; nil where it is missing.
@@ -78,7 +83,7 @@ final class ChildProcess: @unchecked Sendable {
         Self.becomeSubreaper
         let token = "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         var child: pid_t = 0
-        let shell = ["/bin/sh", "-c", command]
+        let shell = [Self.shell, "-c", command]
         let arguments = Self.setpriv.map { [$0, "--pdeathsig", "KILL", "--"] + shell } ?? shell
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }

@@ -15,22 +15,27 @@ import TestSupport
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
             print(json.dumps({"adapter": "hung", "version": "1", "families": ["cbor"]}), flush=True)
             sys.stdin.readline()
+            open(sys.argv[1], "w").close()
             while True: time.sleep(600)
             """.utf8).write(to: script)
         defer { try? FileManager.default.removeItem(at: script) }
         let runner = Process()
         runner.executableURL = CLI.binary
-        runner.arguments = ["run", "--family", "cbor", "--timeout", "600", "--quiet", "--adapter", "python3 \(script.path)"]
+        let ready = script.path + ".ready"
+        defer { try? FileManager.default.removeItem(atPath: ready) }
+        runner.arguments = ["run", "--family", "cbor", "--timeout", "600", "--quiet", "--adapter", "python3 \(script.path) \(ready)"]
         runner.standardOutput = FileHandle.nullDevice
         runner.standardError = FileHandle.nullDevice
         try runner.run()
         let started = ContinuousClock.now
-        while Processes.mentioning(marker).isEmpty && ContinuousClock.now - started < .seconds(20) { usleep(20_000) }
-        #expect(!Processes.mentioning(marker).isEmpty, "the adapter started")
-        usleep(300_000)  // the first request is on its way
+        // Killed once the adapter has read its first request and hangs.
+        while !FileManager.default.fileExists(atPath: ready) && ContinuousClock.now - started < .seconds(30) { usleep(20_000) }
+        #expect(FileManager.default.fileExists(atPath: ready), "the adapter got its first request")
+        #expect(!Processes.mentioning(marker).isEmpty, "the adapter runs")
         kill(runner.processIdentifier, SIGKILL)
-        runner.waitUntilExit()
         let killed = ContinuousClock.now
+        // Bounded (never waitUntilExit): the test must end even if something stays.
+        while runner.isRunning && ContinuousClock.now - killed < .seconds(5) { usleep(20_000) }
         while !Processes.mentioning(marker).isEmpty && ContinuousClock.now - killed < .seconds(5) { usleep(20_000) }
         let left = Processes.mentioning(marker)
         for line in left { if let pid = Int32(line.prefix { $0 != ":" }) { kill(pid, SIGKILL) } }
