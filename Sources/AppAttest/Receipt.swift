@@ -79,8 +79,8 @@ public struct Receipt: Sendable {
     /// Certificates carried by the receipt (DER, in the order sent).
     public let certificates: [[UInt8]]
     /// The signer's issuer (DER) and serial number.
-    let signerIssuer: DistinguishedName
-    let signerSerial: Certificate.SerialNumber
+    package let signerIssuer: DistinguishedName
+    package let signerSerial: Certificate.SerialNumber
     /// The signed attributes re-tagged as SET (the bytes signed when present).
     public let signedAttributes: [UInt8]?
     let messageDigest: [UInt8]?

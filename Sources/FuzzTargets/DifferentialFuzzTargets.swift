@@ -155,6 +155,16 @@ extension FuzzTargets {
             classes.append(.certificateEncoding)
         }
         if let staged, staged.1.contains(where: { $0.notValidAfter == FuzzWorld.now }) { classes.append(.notAfterInstant) }
+        // The SignerInfo names its certificate's issuer only case-folded:
+        // OpenSSL finds the signer, the reference (exact names) does not.
+        if staged == nil, content != nil, let receipt,
+           receipt.certificates.contains(where: { der in
+               guard let certificate = try? Certificate(derEncoded: der) else { return false }
+               return certificate.serialNumber == receipt.signerSerial && certificate.issuer != receipt.signerIssuer
+                   && folded(certificate.issuer) == folded(receipt.signerIssuer)
+           }) {
+            classes.append(.nameFolding)
+        }
         if let signer = staged?.1.first, case .some(.some(let usage)) = CertificatePath.keyUsage(of: signer),
            !usage.digitalSignature, !usage.nonRepudiation {
             classes.append(.signerKeyUsage)
