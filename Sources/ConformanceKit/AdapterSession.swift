@@ -203,7 +203,9 @@ package enum AdapterReply: Sendable, Equatable {
             return .untrusted("malformed reply line: \(text.prefix(200))")
         }
         let replyId = reply["id"]?.stringValue
-        if let replyId, let number = Int(replyId), number >= firstIdOfProcess, number < id {
+        // An earlier request's id exactly as the runner wrote it (decimal, no
+        // sign or leading zero: "+2" is no id of ours; found by FuzzAdapterReply).
+        if let replyId, let number = Int(replyId), replyId == "\(number)", number >= firstIdOfProcess, number < id {
             return .late(number)
         }
         guard replyId == "\(id)" else {
