@@ -208,13 +208,9 @@ final class ChildProcess: @unchecked Sendable {
         var parent: [pid_t: pid_t] = [:]
         var live: [pid_t] = []
         for entry in entries {
-            guard let pid = pid_t(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/stat") else { continue }
-            let text = String(decoding: data, as: UTF8.self)
-            guard let close = text.lastIndex(of: ")") else { continue }
-            let fields = text[text.index(after: close)...].split(separator: " ")
-            guard fields.count > 2, let ppid = pid_t(fields[1]) else { continue }
-            parent[pid] = ppid
-            if fields[0] != "Z", fields[0] != "X" { live.append(pid) }
+            guard let pid = pid_t(entry), let stat = procStat(entry) else { continue }
+            parent[pid] = stat.ppid
+            if stat.alive { live.append(pid) }
         }
         return live.map { pid in
             var ancestors: Set<pid_t> = []
@@ -234,14 +230,21 @@ final class ChildProcess: @unchecked Sendable {
             return kill(-group, 0) == 0
         }
         for entry in entries where entry.first?.isNumber == true {
-            guard let data = FileManager.default.contents(atPath: "/proc/\(entry)/stat") else { continue }
-            // "pid (comm) state ppid pgrp …": comm may hold spaces, so split after its last ')'.
-            let text = String(decoding: data, as: UTF8.self)
-            guard let close = text.lastIndex(of: ")") else { continue }
-            let fields = text[text.index(after: close)...].split(separator: " ")
-            if fields.count > 2, fields[0] != "Z", fields[0] != "X", Int32(fields[2]) == group { return true }
+            if let stat = procStat(entry), stat.alive, stat.pgrp == group { return true }
         }
         return false
+    }
+
+    /// State, parent and group of process `entry` from `/proc/<entry>/stat`
+    /// ("pid (comm) state ppid pgrp …": comm may hold spaces, so the fields
+    /// are split after its last ')'); `alive` unless a zombie or dead.
+    static func procStat(_ entry: String) -> (alive: Bool, ppid: pid_t, pgrp: pid_t)? {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(entry)/stat") else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 2, let ppid = pid_t(fields[1]), let pgrp = pid_t(fields[2]) else { return nil }
+        return (fields[0] != "Z" && fields[0] != "X", ppid, pgrp)
     }
 
     /// Waits for the leader when `blocking`; nil while it runs.
