@@ -33,6 +33,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
+        // Support: JSON values, hex/base64 text, atomic files and locks, bounded
+        // reads and writes, the checkout's location. Depends on nothing of ours.
+        .target(name: "TrustSuiteSupport"),
         // Reference modules: no dependency on ConformanceKit.
         .target(name: "StrictCBOR"),
         .target(name: "KeychainAccessControl"),
@@ -47,7 +50,19 @@ let package = Package(
         .target(
             name: "AppAttest",
             dependencies: [
-                "StrictCBOR",
+                "StrictCBOR", "TrustSuiteSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
+        // The test PKI: an Apple-shaped software CA (attestation and receipt
+        // chains, receipts), a DER/TLV writer. Used by the generator, the
+        // software device, the fuzz oracles and the tests.
+        .target(
+            name: "TestPKI",
+            dependencies: [
+                "AppAttest", "StrictCBOR", "TrustSuiteSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -57,7 +72,7 @@ let package = Package(
         .target(
             name: "AppAttestGenerator",
             dependencies: [
-                "AppAttest", "StrictCBOR", "ConformanceKit",
+                "AppAttest", "StrictCBOR", "ConformanceKit", "TestPKI", "TrustSuiteSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -67,7 +82,7 @@ let package = Package(
         .target(
             name: "AppAttestDevice",
             dependencies: [
-                "AppAttest", "AppAttestGenerator", "ConformanceKit",
+                "AppAttest", "TestPKI", "TrustSuiteSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -77,7 +92,7 @@ let package = Package(
         .target(
             name: "DeviceCheckService",
             dependencies: [
-                "AppAttest", "ConformanceKit", "ReferenceSubjects",
+                "AppAttest", "TrustSuiteSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -95,10 +110,11 @@ let package = Package(
         // Vector model, runner and reports: imports no reference module.
         // prctl(PR_SET_CHILD_SUBREAPER) for the adapter runner (prctl is variadic: not importable).
         .target(name: "CProcessControl"),
-        .target(name: "ConformanceKit", dependencies: ["CProcessControl"]),
+        .target(name: "ConformanceKit", dependencies: ["CProcessControl", "TrustSuiteSupport"]),
         // Adapts each reference module to ConformanceKit's Subject protocol.
         .target(name: "ReferenceSubjects", dependencies: [
-            "ConformanceKit", "StrictCBOR", "AppAttest", "KeychainAccessControl", "KeychainModel", "LocalAuthorization",
+            "ConformanceKit", "TrustSuiteSupport", "StrictCBOR", "AppAttest", "KeychainAccessControl", "KeychainModel",
+            "LocalAuthorization",
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
@@ -106,8 +122,8 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "StrictCBOR", "AppAttest", "AppAttestGenerator", "ReferenceSubjects", "ConformanceKit", "OpenSSLOracle",
-                "KeychainAccessControl", "LocalAuthorization",
+                "StrictCBOR", "AppAttest", "AppAttestGenerator", "TestPKI", "ReferenceSubjects", "ConformanceKit",
+                "TrustSuiteSupport", "OpenSSLOracle", "KeychainAccessControl", "KeychainModel", "LocalAuthorization",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -116,23 +132,24 @@ let package = Package(
         .executableTarget(
             name: "trustsuite",
             dependencies: [
-                "ReferenceSubjects", "ConformanceKit", "StrictCBOR", "AppAttest", "AppAttestGenerator", "KeychainAccessControl",
-                "AppAttestDevice", "DeviceCheckService",
+                "ReferenceSubjects", "ConformanceKit", "TrustSuiteSupport", "StrictCBOR", "AppAttest", "AppAttestGenerator",
+                "KeychainAccessControl", "AppAttestDevice", "DeviceCheckService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
-        .target(name: "TestSupport", dependencies: ["ConformanceKit", "AppAttest", "StrictCBOR"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ConformanceKit", "TrustSuiteSupport", "AppAttest", "StrictCBOR"],
+                path: "Tests/TestSupport"),
         .testTarget(
             name: "StrictCBORTests",
             dependencies: [
-                "StrictCBOR", "TestSupport", "ConformanceKit",
+                "StrictCBOR", "TestSupport", "ConformanceKit", "TrustSuiteSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit", "TestSupport"]),
+        .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit", "TrustSuiteSupport", "TestSupport"]),
         .testTarget(
             name: "LocalAuthorizationTests",
             dependencies: [
@@ -151,7 +168,8 @@ let package = Package(
         .testTarget(
             name: "AppAttestTests",
             dependencies: [
-                "AppAttest", "AppAttestGenerator", "OpenSSLOracle", "TestSupport", "StrictCBOR", "ConformanceKit",
+                "AppAttest", "AppAttestGenerator", "TestPKI", "OpenSSLOracle", "TestSupport", "StrictCBOR", "ConformanceKit",
+                "TrustSuiteSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -159,25 +177,29 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
-        .testTarget(name: "ReferenceSubjectsTests", dependencies: ["ReferenceSubjects", "ConformanceKit", "TestSupport", "AppAttest"]),
+        .testTarget(name: "ReferenceSubjectsTests", dependencies: [
+            "ReferenceSubjects", "ConformanceKit", "TrustSuiteSupport", "TestSupport", "AppAttest", "StrictCBOR",
+            "KeychainAccessControl", "KeychainModel", "LocalAuthorization",
+        ]),
         .testTarget(
             name: "FuzzTargetsTests",
             dependencies: [
-                "FuzzTargets", "TestSupport", "AppAttest", "AppAttestGenerator", "ConformanceKit", "OpenSSLOracle",
+                "FuzzTargets", "TestSupport", "AppAttest", "AppAttestGenerator", "TestPKI", "ConformanceKit", "TrustSuiteSupport",
+                "OpenSSLOracle",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(
             name: "TestDoublesTests",
             dependencies: [
-                "AppAttestDevice", "AppAttest", "DeviceCheckService", "ConformanceKit", "TestSupport",
+                "AppAttestDevice", "AppAttest", "DeviceCheckService", "ConformanceKit", "TrustSuiteSupport", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
         // Runs the built `trustsuite` binary as a user does (input forms, hostile arguments).
         .testTarget(name: "CLITests", dependencies: [
-            "trustsuite", "TestSupport", "ConformanceKit", "ReferenceSubjects",
+            "trustsuite", "TestSupport", "ConformanceKit", "TrustSuiteSupport", "ReferenceSubjects",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "JWTKit", package: "jwt-kit"),
         ]),

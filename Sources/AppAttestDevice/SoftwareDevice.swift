@@ -1,10 +1,10 @@
 import AppAttest
-import AppAttestGenerator
-import ConformanceKit
 import Crypto
 import Foundation
 import SwiftASN1
 import X509
+import TrustSuiteSupport
+import TestPKI
 
 /// What went wrong with a device's state or a request to it.
 public struct DeviceError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -76,12 +76,17 @@ public struct SoftwareDevice: Sendable {
         return SoftwareDevice(stateDirectory: directory, appId: appId, environment: environment, deviceId: deviceId, ca: ca)
     }
 
+    /// Largest state or key file read (the state holds a few certificates):
+    /// read through the bounded reader, so a FIFO or device planted in the
+    /// state folder is refused, not waited on.
+    static let maxStateFileBytes = 1024 * 1024
+
     /// Opens the device whose state is in `directory`.
     public init(stateDirectory directory: URL) throws {
         let url = directory.appendingPathComponent("device.json")
         AtomicFile.removeStaleTemporaries(in: directory)
         AtomicFile.removeStaleTemporaries(in: directory.appendingPathComponent("keys"))
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        guard let data = try? Data(RegularFile.read(url.path, limit: Self.maxStateFileBytes)) else {
             throw DeviceError("no device in \(directory.path) (run `trustsuite device init --state \(directory.path)` first)")
         }
         let state: StateFile
@@ -222,7 +227,7 @@ public struct SoftwareDevice: Sendable {
         let url = keyURL(keyId)
         let (key, counter) = try FileLock.withLock(stateDirectory.appendingPathComponent("keys/.lock")) {
             () throws -> (P256.Signing.PrivateKey, UInt32) in
-            guard let data = FileManager.default.contents(atPath: url.path) else {
+            guard let data = try? Data(RegularFile.read(url.path, limit: Self.maxStateFileBytes)) else {
                 throw DeviceError("no key \(Data(keyId).base64EncodedString()) on this device (attest one first)")
             }
             let file: KeyFile

@@ -1,7 +1,9 @@
 import StrictCBOR
 import AppAttest
 import ConformanceKit
+import TrustSuiteSupport
 import Foundation
+import TestPKI
 
 /// `trustsuite generate app-attest`: builds the app-attest-attestation,
 /// -assertion, -receipt and devicecheck vector files from an Apple-shaped test

@@ -3,6 +3,8 @@ import ConformanceKit
 import Crypto
 import Foundation
 import StrictCBOR
+import TrustSuiteSupport
+import TestPKI
 
 /// A digest made of given bytes, to sign a nonce as if it were already
 /// hashed (the classic ES256 mistake the vectors check for).

@@ -1,8 +1,10 @@
 import AppAttest
 import ConformanceKit
+import TrustSuiteSupport
 import Crypto
 import Foundation
 import StrictCBOR
+import TestPKI
 
 /// One named mutation of a baseline spec (nil error: valid).
 struct MutationCase<Spec> {

@@ -3,7 +3,9 @@ import ConformanceKit
 import Crypto
 import Foundation
 import StrictCBOR
+import TestPKI
 import X509
+import TrustSuiteSupport
 
 /// Everything one attestation vector is built from. A mutation edits a copy
 /// of the baseline; the object is then assembled consistently (the nonce
@@ -82,59 +84,11 @@ extension TrailingMapSpec {
 
 extension AttestationSpec: TrailingMapSpec {}
 
-/// The launch-data map iOS 27 devices append (spec/app-attest.md,
-/// Amendments (round 3)).
-enum AppleExtensions {
-    /// The map of Apple's 2026 sample: bundle version "1", category 1.
-    static let map = launchMap(category: category(1), bundleVersion: .text("1"))
-
-    /// The category as devices write it: 4 bytes, little-endian.
-    static func category(_ value: UInt32) -> CBORValue { .bytes(withUnsafeBytes(of: value.littleEndian, Array.init)) }
-
-    /// A launch map holding the given values (any CBOR, to make malformed
-    /// ones) under the `apple_*` keys, plus `others`; keys left nil are absent.
-    static func launchMap(category: CBORValue?, bundleVersion: CBORValue?, others: [(CBORValue, CBORValue)] = []) -> CBORValue {
-        var entries = others
-        if let bundleVersion { entries.append((.text(LaunchData.bundleVersionKey), bundleVersion)) }
-        if let category { entries.append((.text(LaunchData.validationCategoryKey), category)) }
-        return .map(entries)
-    }
-}
-
-/// The assembled pieces, for structure mutations.
-struct AttestationParts {
-    var fmt: CBORValue
-    var x5c: [[UInt8]]
-    var receipt: [UInt8]
-    var authData: [UInt8]
-
-    var standard: CBORValue {
-        .map([
-            (.text("fmt"), fmt),
-            (.text("attStmt"), .map([(.text("x5c"), .array(x5c.map(CBORValue.bytes))), (.text("receipt"), .bytes(receipt))])),
-            (.text("authData"), .bytes(authData)),
-        ])
-    }
-}
-
-/// Shapes of the nonce extension value (step 4).
-enum NonceShapes {
-    static func standard(_ nonce: [UInt8]) -> [UInt8] { TLV.sequence(TLV.explicit(1, TLV.octets(nonce))) }
-    static func bare(_ nonce: [UInt8]) -> [UInt8] { TLV.sequence(TLV.octets(nonce)) }
-    static func wrongTag(_ nonce: [UInt8]) -> [UInt8] { TLV.sequence(TLV.explicit(2, TLV.octets(nonce))) }
-    static func implicit(_ nonce: [UInt8]) -> [UInt8] { TLV.sequence(TLV.node(0x81, nonce)) }
-    static func short(_ nonce: [UInt8]) -> [UInt8] { standard(Array(nonce.dropLast())) }
-    static func long(_ nonce: [UInt8]) -> [UInt8] { standard(nonce + [0]) }
-    static func extra(_ nonce: [UInt8]) -> [UInt8] { TLV.sequence(TLV.explicit(1, TLV.octets(nonce)), TLV.integer(1)) }
-    static func octetOnly(_ nonce: [UInt8]) -> [UInt8] { TLV.octets(nonce) }
-    static func trailing(_ nonce: [UInt8]) -> [UInt8] { standard(nonce) + [0] }
-}
-
 /// The generated `app-attest-attestation` vectors.
 struct AppAttestVectors {
-    static let appId = "ABCDE12345.org.trustsuite.example"
-    static let challenge = Array("trustsuite attestation challenge".utf8)
-    static let clientDataHash = Array(SHA256.hash(data: challenge))
+    static let appId = TestIdentity.appId
+    static let challenge = TestIdentity.challenge
+    static let clientDataHash = TestIdentity.clientDataHash
 
     let pki: GeneratorPKI
     let attestation: AttestationPKI

@@ -1,6 +1,7 @@
 import AppAttest
 import SwiftASN1
 import X509
+import TestPKI
 
 /// Apple's credential-certificate extensions besides the nonce, shaped as
 /// in the 2026 sample (spec/app-attest.md, Amendments (round 3),

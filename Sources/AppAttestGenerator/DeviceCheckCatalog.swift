@@ -1,5 +1,6 @@
 import ConformanceKit
 import Foundation
+import TrustSuiteSupport
 
 /// Hand-written DeviceCheck traces from spec/app-attest.md: each step and the
 /// answer Apple's server gives, written down here (not computed by the model).

@@ -2,6 +2,7 @@ import AppAttest
 import Crypto
 import Foundation
 import X509
+import TestPKI
 
 /// Receipts built to cost a verifier time (the audit's construction), for
 /// the bound's tests and the receipt fuzz oracle.

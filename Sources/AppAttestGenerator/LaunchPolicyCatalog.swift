@@ -1,6 +1,8 @@
 import AppAttest
 import ConformanceKit
 import StrictCBOR
+import TrustSuiteSupport
+import TestPKI
 
 /// One launch-policy case (spec/app-attest.md, Amendments (round 3), Launch
 /// policy), built in both families: the same launch data after the COSE key

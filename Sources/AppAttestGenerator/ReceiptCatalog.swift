@@ -2,6 +2,8 @@ import AppAttest
 import ConformanceKit
 import Crypto
 import Foundation
+import TrustSuiteSupport
+import TestPKI
 
 /// One receipt vector: the receipt's spec plus the verifier's inputs.
 struct ReceiptCase {

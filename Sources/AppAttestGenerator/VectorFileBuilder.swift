@@ -1,6 +1,7 @@
 import AppAttest
 import ConformanceKit
 import Foundation
+import TrustSuiteSupport
 
 /// Accumulates the tests of one `trustsuite-vectors/1` file and renders it.
 struct VectorFileBuilder {

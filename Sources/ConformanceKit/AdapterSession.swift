@@ -1,4 +1,5 @@
 import Foundation
+import TrustSuiteSupport
 
 /// The adapter process and its pipes; one request at a time.
 actor AdapterSession {

@@ -1,4 +1,5 @@
 import Foundation
+import TrustSuiteSupport
 
 /// A problem with a third-party adapter: it could not start or introduce
 /// itself (the run cannot happen, exit 2), or one case went wrong (graded

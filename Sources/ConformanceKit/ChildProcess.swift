@@ -1,5 +1,6 @@
 import CProcessControl
 import Foundation
+import TrustSuiteSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

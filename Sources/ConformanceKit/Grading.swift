@@ -1,3 +1,5 @@
+import TrustSuiteSupport
+
 /// How one vector went.
 public enum Grade: String, Sendable, Hashable, Codable, CaseIterable {
     case pass, fail, unsupported, error

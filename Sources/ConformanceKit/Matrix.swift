@@ -1,4 +1,5 @@
 import Foundation
+import TrustSuiteSupport
 
 /// The results of several implementations on the same vectors, side by side
 /// (as x509-limbo presents its harnesses): one row per vector, one column per

@@ -1,4 +1,5 @@
 import Foundation
+import TrustSuiteSupport
 
 /// The three report formats of a run: text scorecard, JSON and JUnit XML.
 public enum Reports {

@@ -1,3 +1,5 @@
+import TrustSuiteSupport
+
 /// What an implementation under test answers for one vector.
 public struct SubjectAnswer: Sendable, Hashable {
     public enum Verdict: String, Sendable, Hashable, Codable {

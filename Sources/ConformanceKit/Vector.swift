@@ -1,3 +1,5 @@
+import TrustSuiteSupport
+
 /// The vector model of `trustsuite-vectors/1` (spec/vectors.md).
 
 /// The families a vector file may declare.
@@ -29,6 +31,21 @@ public enum Family: String, Sendable, Hashable, CaseIterable, Codable, Comparabl
         case .keychainACL: "keychain-acl"
         case .keychainFlow: "keychain-flow"
         case .laRight: "la-right"
+        }
+    }
+
+    /// The family's typed contract (Families/): the one table from a family
+    /// to its input, step and output types.
+    public var contract: any FamilyContract.Type {
+        switch self {
+        case .cbor: CBORFamily.self
+        case .appAttestAttestation: AttestationFamily.self
+        case .appAttestAssertion: AssertionFamily.self
+        case .appAttestReceipt: ReceiptFamily.self
+        case .devicecheck: DeviceCheckFamily.self
+        case .keychainACL: KeychainACLFamily.self
+        case .keychainFlow: KeychainFlowFamily.self
+        case .laRight: LARightFamily.self
         }
     }
 

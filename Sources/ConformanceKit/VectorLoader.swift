@@ -1,4 +1,5 @@
 import Foundation
+import TrustSuiteSupport
 
 /// A vector file that cannot be used, with the reason in one line.
 public struct VectorLoadError: Error, Sendable, CustomStringConvertible {
@@ -16,9 +17,10 @@ public struct VectorLoadError: Error, Sendable, CustomStringConvertible {
 /// Reads vector files and rejects malformed ones with a clear message:
 /// wrong schema, unknown family, duplicate tcId, wrong numberOfTests,
 /// `acceptable` without a flag, `invalid` without an error code, an `id`
-/// used twice across the files loaded together, trace vectors that
-/// break ``TraceRules`` (unknown step fields, `expect` and `output` that disagree),
-/// and launch-policy inputs that break ``LaunchPolicyFields`` (wrong types, no flag).
+/// used twice across the files loaded together, and any input or output
+/// that breaks its family's ``FamilyContract`` (an unknown field or op, a
+/// wrongly typed value, malformed base64 or hex, a trace whose `expect` and
+/// `output` disagree, a launch-policy input without its flag).
 public enum VectorLoader {
     /// Loads every `.json` file at the given paths (files or folders, searched
     /// recursively, in sorted order).
@@ -119,8 +121,7 @@ public enum VectorLoader {
                 }
                 guard let input = test["input"]?.objectValue else { throw fail("tcId \(tc): missing \"input\" object") }
                 let merged = JSONValue.object(defaults.merging(input) { _, own in own })
-                if let problem = TraceRules.problem(family: family, input: merged, output: test["output"])
-                    ?? LaunchPolicyFields.problem(family: family, input: merged, flags: flags) {
+                if let problem = family.problem(input: merged, output: test["output"], flags: flags) {
                     throw fail("tcId \(tc): \(problem)")
                 }
                 vectors.append(Vector(

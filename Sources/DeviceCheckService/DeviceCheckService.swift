@@ -1,12 +1,11 @@
 import AppAttest
-import ConformanceKit
 import Crypto
 import Foundation
 import Hummingbird
 import JWTKit
 import Logging
 import NIOCore
-import ReferenceSubjects
+import TrustSuiteSupport
 
 /// Why the service cannot start (bad key file, unreadable state file).
 public struct DeviceCheckServiceError: Error, CustomStringConvertible, Sendable {
@@ -47,13 +46,17 @@ public struct DeveloperKey: Sendable {
         return (keyId, key)
     }
 
+    /// Largest key file read: a PEM key is a few hundred bytes.
+    static let maxKeyFileBytes = 64 * 1024
+
     static func read(_ argument: String) throws -> (keyId: String, text: String, path: String) {
         let parts = argument.split(separator: "=", maxSplits: 1)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
             throw DeviceCheckServiceError("--key takes KEYID=FILE, got \(argument)")
         }
         let path = String(parts[1])
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        // Through the bounded reader every CLI input uses: a FIFO or a device is refused, not waited on.
+        guard let data = try? RegularFile.read(path, limit: maxKeyFileBytes), let text = String(validating: data, as: UTF8.self) else {
             throw DeviceCheckServiceError("cannot read key file \(path)")
         }
         return (String(parts[0]), text, path)

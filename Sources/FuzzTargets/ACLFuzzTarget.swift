@@ -1,6 +1,7 @@
 import ConformanceKit
 import Foundation
 import ReferenceSubjects
+import TrustSuiteSupport
 
 extension FuzzTargets {
     /// The JSON input of `acl evaluate` / a keychain-acl vector: any bytes are

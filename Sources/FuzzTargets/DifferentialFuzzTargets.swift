@@ -5,6 +5,7 @@ import Foundation
 import OpenSSLOracle
 import SwiftASN1
 import X509
+import TestPKI
 
 extension FuzzWorld {
     static let intermediate: Certificate? = ca.flatMap { try? Certificate(derEncoded: $0.attestationIntermediate) }

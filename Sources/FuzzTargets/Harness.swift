@@ -1,4 +1,5 @@
 import ConformanceKit
+import TrustSuiteSupport
 import StrictCBOR
 
 /// The registry of libFuzzer harnesses: each is a folder `Fuzz/Sources/<name>`

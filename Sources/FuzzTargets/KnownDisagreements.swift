@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import TrustSuiteSupport
 
 /// The disagreements between the reference and OpenSSL that the
 /// differential harnesses accept, each because the two follow different
@@ -55,8 +56,7 @@ public enum KnownDisagreements {
             let executable = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
             paths.append(URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(fileName).path)
         }
-        paths.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fuzz").appendingPathComponent(fileName).path)
+        paths.append(Checkout.path("Fuzz", fileName).path)
         return paths
     }
 

@@ -3,6 +3,7 @@ import ConformanceKit
 import Foundation
 import ReferenceSubjects
 import StrictCBOR
+import TrustSuiteSupport
 
 extension FuzzTargets {
     /// Decodes in one strict mode (`deterministic` or `ctap2`): an accepted

@@ -2,8 +2,10 @@ import AppAttest
 import ConformanceKit
 import Foundation
 import KeychainAccessControl
+import KeychainModel
 import LocalAuthorization
 import ReferenceSubjects
+import TrustSuiteSupport
 
 extension FuzzTargets {
     /// The DER the nonce extension must be: `SEQUENCE { [1] { OCTET STRING (32) } }`.
@@ -79,24 +81,42 @@ extension FuzzTargets {
         return events
     }
 
-    /// OSStatus and LAError values a keychain-flow step may answer.
-    static let keychainStatuses = Set(OSStatusCode.allCases.map { Int64($0.rawValue) } + LAErrorCode.allCases.map { Int64($0.rawValue) })
+    /// Whether `op` may answer `status` (spec/keychain-flows.md): a SecItem
+    /// or SecKey call answers an OSStatus (a LocalAuthentication failure
+    /// reaches it mapped to one), never an LAError; an LAContext call answers
+    /// success or an LAError — `evaluateAccessControl` also the keychain's
+    /// itemNotFound (no item) and interactionNotAllowed (its protection class
+    /// locked); a device event answers success.
+    static func allowed(_ status: CallStatus, for op: KeychainFlowFamily.Op) -> Bool {
+        switch op {
+        case .add, .generateKey, .copyMatching, .update, .delete, .sign:
+            if case .keychain = status { return true }
+            return false
+        case .evaluatePolicy, .canEvaluatePolicy, .invalidateContext:
+            if case .localAuthentication = status { return true }
+            return status == .success
+        case .evaluateAccessControl:
+            if case .localAuthentication = status { return true }
+            return [.success, .keychain(.itemNotFound), .keychain(.interactionNotAllowed)].contains(status)
+        case .device:
+            return status == .success
+        }
+    }
 
     /// A keychain-flow trace (JSON) through the model: every step answers a
-    /// known status and a prompt count of at least 0, data only on success;
-    /// the same trace answers the same twice; and the answers to the first
-    /// half of the steps do not depend on the steps after them.
+    /// status its call may answer, by type, and a prompt count of at least
+    /// 0, data only on success; the same trace answers the same twice; and
+    /// the answers to the first half of the steps do not depend on the steps
+    /// after them.
     public static func keychainFlow(_ bytes: [UInt8]) -> [String] {
         guard let input = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)),
+              let outcomes = try? KeychainFlowSubject.outcomes(input),
               let answers = try? KeychainFlowSubject.trace(input).map(\.answer) else { return [] }
         var problems: [String] = []
-        for (index, answer) in answers.enumerated() {
-            guard let status = answer["status"]?.int64Value, keychainStatuses.contains(status) else {
-                problems.append("step \(index): unknown status \(answer["status"]?.jsonText ?? "none")")
-                continue
-            }
-            if (answer["prompts"]?.int64Value ?? -1) < 0 { problems.append("step \(index): prompts \(answer["prompts"]?.jsonText ?? "none")") }
-            if answer["data"] != nil && status != 0 { problems.append("step \(index): data with status \(status)") }
+        for (index, (op, outcome)) in outcomes.enumerated() {
+            if !allowed(outcome.status, for: op) { problems.append("step \(index): \(op.rawValue) answered \(outcome.status)") }
+            if outcome.prompts < 0 { problems.append("step \(index): prompts \(outcome.prompts)") }
+            if outcome.data != nil && outcome.status != .success { problems.append("step \(index): data with status \(outcome.status)") }
         }
         if (try? KeychainFlowSubject.trace(input).map(\.answer)) != answers { problems.append("the same trace answered differently") }
         if let prefix = prefixTrace(input, count: answers.count / 2),

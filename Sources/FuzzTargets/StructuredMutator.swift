@@ -8,6 +8,7 @@ import AppAttestGenerator
 import Crypto
 import Foundation
 import StrictCBOR
+import TestPKI
 
 /// The structure-aware mutator of `FuzzAttestationStructured`: it decodes
 /// an attestation object, changes one field — the authenticator data's

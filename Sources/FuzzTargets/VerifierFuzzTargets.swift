@@ -6,6 +6,7 @@ import Foundation
 import StrictCBOR
 import SwiftASN1
 import X509
+import TestPKI
 
 /// Runs async verification from a libFuzzer entry (a synchronous C call).
 final class Blocking<T: Sendable>: @unchecked Sendable {

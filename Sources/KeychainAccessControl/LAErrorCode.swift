@@ -21,12 +21,12 @@ public enum LAErrorCode: Int32, Sendable, Hashable, CaseIterable {
     case operationNotAllowed = -1009
 
     /// The OSStatus a SecItem or SecKey call answers when LocalAuthentication fails with this code.
-    public var keychainStatus: Int32 {
+    public var keychainStatus: OSStatusCode {
         switch self {
-        case .userCancel: return KeychainError.Code.userCanceled.osStatus
-        case .notInteractive: return KeychainError.Code.interactionNotAllowed.osStatus
-        case .parameter: return OSStatusCode.param.rawValue
-        default: return KeychainError.Code.authFailed.osStatus
+        case .userCancel: return KeychainError.Code.userCanceled.status
+        case .notInteractive: return KeychainError.Code.interactionNotAllowed.status
+        case .parameter: return .param
+        default: return KeychainError.Code.authFailed.status
         }
     }
 }

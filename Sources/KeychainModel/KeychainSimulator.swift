@@ -15,11 +15,11 @@ public enum AuthenticationUI: String, Sendable, Hashable, CaseIterable, Codable 
 public struct ItemQuery: Sendable, Hashable {
     public var attributes: ItemAttributes
     public var matchAll = false
+    /// Only the secret changes the outcome (a read of protected data
+    /// prompts); `returnAttributes`, `returnRef` and `operationPrompt` shape
+    /// what an app sees, not the status or the prompts, so the model has none.
     public var returnData = false
-    public var returnAttributes = false
-    public var returnRef = false
     public var authenticationUI: AuthenticationUI = .allow
-    public var operationPrompt: String? = nil
 
     public init(attributes: ItemAttributes) { self.attributes = attributes }
 }
@@ -27,13 +27,13 @@ public struct ItemQuery: Sendable, Hashable {
 /// What one call returned: an OSStatus (or LAError for LAContext calls), the
 /// prompts it raised, and what it read.
 public struct StepOutcome: Sendable, Hashable {
-    public var status: Int32
+    public var status: CallStatus
     public var prompts: Int
     public var data: [UInt8]? = nil
     public var count: Int? = nil
     public var signature: [UInt8]? = nil
 
-    public init(status: Int32, prompts: Int = 0) {
+    public init(status: CallStatus, prompts: Int = 0) {
         self.status = status
         self.prompts = prompts
     }
@@ -43,8 +43,8 @@ public struct StepOutcome: Sendable, Hashable {
 /// simulated user (spec/keychain-flows.md). Access decisions go through
 /// ``AccessControl/evaluate(_:device:evidence:)``; every prompt is counted.
 public struct KeychainSimulator: Sendable {
-    public static let success = OSStatusCode.success.rawValue
-    public static let paramError = OSStatusCode.param.rawValue
+    public static let success = CallStatus.success
+    public static let paramError = CallStatus.keychain(.param)
 
     public private(set) var device: DeviceState
     var items: [StoredItem] = []
@@ -86,16 +86,16 @@ public struct KeychainSimulator: Sendable {
             access = try AccessControl.create(protection: protection, flags: flags, synchronizable: attributes.synchronizable ?? false,
                                               device: device)
         } catch {
-            return StepOutcome(status: error.code.osStatus)
+            return StepOutcome(status: .keychain(error.code.status))
         }
         // A password item under privateKeyUsage: the access control has no entry to create it with.
         if case .notAllowed = access.rule(for: attributes.itemClass == .key ? .createKey : .createItem) {
-            return StepOutcome(status: KeychainError.Code.operationNotAllowed.osStatus)
+            return StepOutcome(status: .keychain(KeychainError.Code.operationNotAllowed.status))
         }
         if items.contains(where: { $0.attributes.primaryKey == attributes.primaryKey }) {
-            return StepOutcome(status: KeychainError.Code.duplicateItem.osStatus)
+            return StepOutcome(status: .keychain(KeychainError.Code.duplicateItem.status))
         }
-        if !protection.isAvailable(in: device) { return StepOutcome(status: KeychainError.Code.interactionNotAllowed.osStatus) }
+        if !protection.isAvailable(in: device) { return StepOutcome(status: .keychain(KeychainError.Code.interactionNotAllowed.status)) }
         items.append(StoredItem(attributes: attributes, access: access, data: data, key: key))
         return StepOutcome(status: Self.success)
     }
@@ -104,14 +104,14 @@ public struct KeychainSimulator: Sendable {
     public mutating func copyMatching(_ query: ItemQuery, context: String? = nil, user: UserAnswer? = nil) -> StepOutcome {
         var matches = items.indices.filter { items[$0].attributes.matches(query.attributes) }
         if !query.matchAll { matches = Array(matches.prefix(1)) }
-        guard !matches.isEmpty else { return StepOutcome(status: KeychainError.Code.itemNotFound.osStatus) }
+        guard !matches.isEmpty else { return StepOutcome(status: .keychain(KeychainError.Code.itemNotFound.status)) }
         var prompts = 0
         var proved: Evidence = []
         var returned: [Int] = []
         for index in matches {
             let item = items[index]
             if !item.access.protection.isAvailable(in: device) {
-                return StepOutcome(status: KeychainError.Code.interactionNotAllowed.osStatus, prompts: prompts)
+                return StepOutcome(status: .keychain(KeychainError.Code.interactionNotAllowed.status), prompts: prompts)
             }
             let needsSecret = query.returnData && item.attributes.itemClass == .genericPassword
             if needsSecret && item.readNeedsAuthentication {
@@ -123,7 +123,7 @@ public struct KeychainSimulator: Sendable {
             }
             returned.append(index)
         }
-        guard !returned.isEmpty else { return StepOutcome(status: KeychainError.Code.itemNotFound.osStatus, prompts: prompts) }
+        guard !returned.isEmpty else { return StepOutcome(status: .keychain(KeychainError.Code.itemNotFound.status), prompts: prompts) }
         var outcome = StepOutcome(status: Self.success, prompts: prompts)
         outcome.count = returned.count
         if query.returnData, let first = returned.first, items[first].attributes.itemClass == .genericPassword {
@@ -138,14 +138,14 @@ public struct KeychainSimulator: Sendable {
                                 context: String? = nil, user: UserAnswer? = nil) -> StepOutcome {
         if query.authenticationUI == .skip { return StepOutcome(status: Self.paramError) }
         let matches = items.indices.filter { items[$0].attributes.matches(query.attributes) }
-        guard !matches.isEmpty else { return StepOutcome(status: KeychainError.Code.itemNotFound.osStatus) }
+        guard !matches.isEmpty else { return StepOutcome(status: .keychain(KeychainError.Code.itemNotFound.status)) }
         var prompts = 0
         var proved: Evidence = []
         var changed = items
         for index in matches {
             let item = items[index]
             if !item.access.protection.isAvailable(in: device) {
-                return StepOutcome(status: KeychainError.Code.interactionNotAllowed.osStatus, prompts: prompts)
+                return StepOutcome(status: .keychain(KeychainError.Code.interactionNotAllowed.status), prompts: prompts)
             }
             if data != nil && item.readNeedsAuthentication {
                 if let refusal = authorize(item, .useItem, context: context, user: user, ui: query.authenticationUI,
@@ -159,7 +159,7 @@ public struct KeychainSimulator: Sendable {
         }
         let keys = changed.map(\.attributes.primaryKey)
         if Set(keys).count != keys.count {
-            return StepOutcome(status: KeychainError.Code.duplicateItem.osStatus, prompts: prompts)
+            return StepOutcome(status: .keychain(KeychainError.Code.duplicateItem.status), prompts: prompts)
         }
         items = changed
         var outcome = StepOutcome(status: Self.success, prompts: prompts)
@@ -172,7 +172,7 @@ public struct KeychainSimulator: Sendable {
         if query.authenticationUI == .skip { return StepOutcome(status: Self.paramError) }
         let before = items.count
         items.removeAll { $0.attributes.matches(query.attributes) }
-        guard items.count < before else { return StepOutcome(status: KeychainError.Code.itemNotFound.osStatus) }
+        guard items.count < before else { return StepOutcome(status: .keychain(KeychainError.Code.itemNotFound.status)) }
         var outcome = StepOutcome(status: Self.success)
         outcome.count = before - items.count
         return outcome
@@ -184,7 +184,7 @@ public struct KeychainSimulator: Sendable {
         var keyQuery = query.attributes
         keyQuery.itemClass = .key
         guard let index = items.indices.first(where: { items[$0].attributes.matches(keyQuery) }), let key = items[index].key else {
-            return StepOutcome(status: KeychainError.Code.itemNotFound.osStatus)
+            return StepOutcome(status: .keychain(KeychainError.Code.itemNotFound.status))
         }
         var prompts = 0
         var proved: Evidence = []
@@ -205,10 +205,10 @@ public struct KeychainSimulator: Sendable {
         var context = contexts[label] ?? AuthenticationContext()
         if let obstacle = AuthenticationContext.obstacle(policy, device: device) {
             contexts[label] = context
-            return StepOutcome(status: obstacle.rawValue)
+            return StepOutcome(status: .localAuthentication(obstacle))
         }
         totalPrompts += 1
-        let status: Int32
+        let status: CallStatus
         switch user {
         case .biometry? where device.biometryUsable:
             context.record(.biometry)
@@ -219,11 +219,11 @@ public struct KeychainSimulator: Sendable {
             context.record(.passcode)
             status = Self.success
         case .passcode? where policy == .deviceOwnerAuthenticationWithBiometrics:
-            status = LAErrorCode.userFallback.rawValue
+            status = .localAuthentication(.userFallback)
         case .cancel?, nil:
-            status = LAErrorCode.userCancel.rawValue
+            status = .localAuthentication(.userCancel)
         default:
-            status = LAErrorCode.authenticationFailed.rawValue
+            status = .localAuthentication(.authenticationFailed)
         }
         contexts[label] = context
         return StepOutcome(status: status, prompts: 1)
@@ -236,7 +236,7 @@ public struct KeychainSimulator: Sendable {
                                                user: UserAnswer?) -> StepOutcome {
         if let invalid = invalidContextStatus(label) { return StepOutcome(status: invalid) }
         guard let item = items.first(where: { $0.attributes.matches(query.attributes) }) else {
-            return StepOutcome(status: KeychainError.Code.itemNotFound.osStatus)
+            return StepOutcome(status: .keychain(KeychainError.Code.itemNotFound.status))
         }
         if contexts[label] == nil { contexts[label] = AuthenticationContext() }
         var prompts = 0
@@ -258,7 +258,7 @@ public struct KeychainSimulator: Sendable {
             if obstacle == nil && policy == .deviceOwnerAuthenticationWithBiometrics { context.domainState = device.enrollmentGeneration }
             contexts[label] = context
         }
-        return StepOutcome(status: obstacle?.rawValue ?? Self.success)
+        return StepOutcome(status: obstacle.map(CallStatus.localAuthentication) ?? Self.success)
     }
 
     /// `LAContext.invalidate()`.
@@ -285,28 +285,28 @@ public struct KeychainSimulator: Sendable {
         case localAuthentication(LAErrorCode)
 
         /// What a SecItem or SecKey call answers.
-        var keychainStatus: Int32 {
+        var keychainStatus: CallStatus {
             switch self {
-            case .denied(let code): return code.osStatus
-            case .localAuthentication(let error): return error.keychainStatus
+            case .denied(let code): return .keychain(code.status)
+            case .localAuthentication(let error): return .keychain(error.keychainStatus)
             }
         }
 
         /// What an LAContext call answers.
-        var laStatus: Int32 {
+        var laStatus: CallStatus {
             switch self {
-            case .denied(.operationNotAllowed): return LAErrorCode.operationNotAllowed.rawValue
-            case .denied(.interactionNotAllowed): return KeychainError.Code.interactionNotAllowed.osStatus
-            case .denied: return LAErrorCode.authenticationFailed.rawValue
-            case .localAuthentication(let error): return error.rawValue
+            case .denied(.operationNotAllowed): return .localAuthentication(.operationNotAllowed)
+            case .denied(.interactionNotAllowed): return .keychain(KeychainError.Code.interactionNotAllowed.status)
+            case .denied: return .localAuthentication(.authenticationFailed)
+            case .localAuthentication(let error): return .localAuthentication(error)
             }
         }
     }
 
     /// LAContext calls on an invalidated context answer invalidContext (-10).
-    func invalidContextStatus(_ label: String?) -> Int32? {
+    func invalidContextStatus(_ label: String?) -> CallStatus? {
         guard let label, contexts[label]?.invalidated == true else { return nil }
-        return LAErrorCode.invalidContext.rawValue
+        return .localAuthentication(.invalidContext)
     }
 
     func satisfied(_ item: StoredItem, _ operation: KeychainOperation, context: String?, proved: Evidence) -> Bool {

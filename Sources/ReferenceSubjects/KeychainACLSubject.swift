@@ -1,57 +1,50 @@
 import ConformanceKit
 import KeychainAccessControl
+import TrustSuiteSupport
 
-/// JSON shapes of spec/vectors.md for the keychain and LA families, shared
-/// by the reference subjects and the CLI.
+/// The shapes of spec/vectors.md the keychain and LA families share, read
+/// from the typed contract, for the reference subjects and the CLI.
 public enum KeychainJSON {
     /// `device`: absent fields take an unlocked phone with a passcode and enrolled biometry.
-    public static func device(_ value: JSONValue?) throws -> DeviceState {
-        guard let value else { return DeviceState() }
-        guard let object = value.objectValue else { throw ReferenceInputError("device must be a JSON object") }
-        let known: Set<String> = ["locked", "unlockedSinceBoot", "passcodeSet", "biometry", "companion"]
-        if let unknown = object.keys.first(where: { !known.contains($0) }) {
-            throw ReferenceInputError("device has unknown field \"\(unknown)\"; valid: \(known.sorted().joined(separator: ", "))")
-        }
+    static func device(_ shape: DeviceShape?) throws(ReferenceInputError) -> DeviceState {
         var device = DeviceState()
-        func flag(_ key: String) throws -> Bool? {
-            guard let item = object[key] else { return nil }
-            guard let b = item.boolValue else { throw ReferenceInputError("device.\(key) must be true or false") }
-            return b
-        }
-        if let v = try flag("locked") { device.locked = v }
-        if let v = try flag("unlockedSinceBoot") { device.unlockedSinceBoot = v }
-        if let v = try flag("passcodeSet") { device.passcodeSet = v }
-        if let v = try flag("companion") { device.companion = v }
-        if let item = object["biometry"] {
-            guard let name = item.stringValue, let biometry = DeviceState.Biometry(rawValue: name) else {
-                throw ReferenceInputError("device.biometry must be one of "
-                                          + DeviceState.Biometry.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            device.biometry = biometry
-        }
+        guard let shape else { return device }
+        if let value = shape.locked { device.locked = value }
+        if let value = shape.unlockedSinceBoot { device.unlockedSinceBoot = value }
+        if let value = shape.passcodeSet { device.passcodeSet = value }
+        if let value = shape.companion { device.companion = value }
+        if let value = shape.biometry { device.biometry = try model(value) }
         return device
     }
 
-    public static func strings(_ value: JSONValue?, _ name: String) throws -> [String] {
+    /// A `device` object given as JSON (the CLI's `--device`), read strictly.
+    public static func device(_ value: JSONValue?) throws(ReferenceInputError) -> DeviceState {
+        guard let value else { return DeviceState() }
+        return try device(read(DeviceShape.self, value, "device"))
+    }
+
+    /// A list of event names given as JSON (the CLI's `--events`).
+    public static func events(_ value: JSONValue?) throws(ReferenceInputError) -> [DeviceEvent] {
         guard let value else { return [] }
-        guard let list = value.arrayValue else { throw ReferenceInputError("\(name) must be a list of names") }
-        return try list.map { item in
-            guard let s = item.stringValue else { throw ReferenceInputError("\(name) must be a list of names") }
-            return s
+        return try read([DeviceEventName].self, value, "events").map { name throws(ReferenceInputError) in try model(name) }
+    }
+
+    /// A list of names given as JSON (the CLI's `--evidence`).
+    public static func strings(_ value: JSONValue?, _ name: String) throws(ReferenceInputError) -> [String] {
+        guard let value else { return [] }
+        return try read([String].self, value, name)
+    }
+
+    static func read<T: Decodable>(_ type: T.Type, _ value: JSONValue, _ name: String) throws(ReferenceInputError) -> T {
+        do {
+            return try StrictJSONDecoder.decode(type, from: value)
+        } catch {
+            throw ReferenceInputError(error.path.isEmpty ? "\(name) \(error.reason)" : "\(name).\(error.description)")
         }
     }
 
-    public static func events(_ value: JSONValue?) throws -> [DeviceEvent] {
-        try strings(value, "events").map { name in
-            guard let event = DeviceEvent(rawValue: name) else {
-                throw ReferenceInputError("unknown event \"\(name)\"; valid: " + DeviceEvent.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            return event
-        }
-    }
-
-    public static func protection(_ value: JSONValue?) throws -> ProtectionClass {
-        guard let name = value?.stringValue else { return .ak }
+    public static func protection(_ name: String?) throws(ReferenceInputError) -> ProtectionClass {
+        guard let name else { return .ak }
         guard let protection = ProtectionClass(name: name) else {
             throw ReferenceInputError("unknown protection \"\(name)\"; valid: "
                                       + ProtectionClass.allCases.map { "\($0.rawValue) (\($0.longName))" }.joined(separator: ", "))
@@ -59,35 +52,34 @@ public enum KeychainJSON {
         return protection
     }
 
-    public static func operation(_ value: JSONValue?) throws -> KeychainOperation {
-        guard let name = value?.stringValue, let operation = KeychainOperation(rawValue: name) else {
-            throw ReferenceInputError("operation must be one of " + KeychainOperation.allCases.map(\.rawValue).joined(separator: ", "))
+    /// Access-control flags and evidence by name (spec/access-control.md).
+    static func flags(_ names: [String]?) throws(ReferenceInputError) -> AccessControlFlags {
+        do {
+            return try AccessControlFlags.parse(names ?? [])
+        } catch {
+            throw ReferenceInputError(error.reason)
         }
-        return operation
     }
 }
 
 /// The `keychain-acl` family against ``KeychainAccessControl``.
 enum KeychainACLSubject {
-    static func evaluate(_ input: JSONValue) throws -> SubjectAnswer {
-        let protection = try KeychainJSON.protection(input["protection"])
-        let flagNames = try KeychainJSON.strings(input["flags"], "flags")
-        let evidenceNames = try KeychainJSON.strings(input["evidence"], "evidence")
-        let flags: AccessControlFlags
+    static func evaluate(_ input: KeychainACLFamily.Input) throws -> SubjectAnswer {
+        let protection = try KeychainJSON.protection(input.protection)
+        let flags = try KeychainJSON.flags(input.flags)
         let evidence: Evidence
         do {
-            flags = try AccessControlFlags.parse(flagNames)
-            evidence = try Evidence.parse(evidenceNames)
+            evidence = try Evidence.parse(input.evidence ?? [])
         } catch {
             throw ReferenceInputError(error.reason)
         }
-        var device = try KeychainJSON.device(input["device"])
-        let events = try KeychainJSON.events(input["events"])
-        let operation = try KeychainJSON.operation(input["operation"])
+        var device = try KeychainJSON.device(input.device)
+        let events: [DeviceEvent] = try (input.events ?? []).map { name throws(ReferenceInputError) in try model(name) }
+        let operation: KeychainOperation = try model(input.operation)
         let access: AccessControl
         do {
             access = try AccessControl.create(protection: protection, flags: flags,
-                                              synchronizable: input["synchronizable"]?.boolValue ?? false, device: device)
+                                              synchronizable: input.synchronizable ?? false, device: device)
         } catch {
             return SubjectAnswer(.invalid, error: error.code.rawValue)
         }

@@ -1,154 +1,130 @@
 import ConformanceKit
 import KeychainAccessControl
 import KeychainModel
+import TrustSuiteSupport
 
 /// The `keychain-flow` family: a trace of SecItem and LAContext calls on
 /// ``KeychainSimulator``; each step answers `{status, prompts}` (plus `data`
 /// and `count` for reads).
 public enum KeychainFlowSubject {
-    static func evaluate(_ input: JSONValue) throws -> SubjectAnswer {
-        let answers = try trace(input).map(\.answer)
-        return SubjectAnswer(.valid, output: .object(["steps": .array(answers)]))
+    typealias Contract = KeychainFlowFamily
+
+    static func evaluate(_ input: Contract.Input) throws -> SubjectAnswer {
+        let steps = try trace(input)
+        return SubjectAnswer(.valid, output: .object(["steps": .array(steps)]))
     }
 
     /// Runs a trace (`{"device": …, "steps": […]}`) and returns each step
-    /// with its answer `{status, prompts, data?, count?}`.
+    /// as written with its answer `{status, prompts, data?, count?}`.
     public static func trace(_ input: JSONValue) throws -> [(step: JSONValue, answer: JSONValue)] {
-        guard let steps = input["steps"]?.arrayValue else { throw ReferenceInputError("keychain-flow needs \"steps\"") }
-        var keychain = KeychainSimulator(device: try KeychainJSON.device(input["device"]))
-        return try steps.enumerated().map { index, step in
+        let answers = try trace(Contract.read(input))
+        return zip(input["steps"]?.arrayValue ?? [], answers).map { (step: $0, answer: $1) }
+    }
+
+    static func trace(_ input: Contract.Input) throws -> [JSONValue] {
+        try outcomes(input).map { _, outcome in
+            var answer: [String: JSONValue] = ["status": .int(Int64(outcome.status.rawValue)), "prompts": .int(Int64(outcome.prompts))]
+            if let data = outcome.data { answer["data"] = .string(BinaryText.base64(data)) }
+            if let count = outcome.count { answer["count"] = .int(Int64(count)) }
+            return .object(answer)
+        }
+    }
+
+    /// Each step's op with its typed outcome (the fuzz oracle checks the
+    /// statuses each call may answer by type).
+    package static func outcomes(_ input: JSONValue) throws -> [(op: KeychainFlowFamily.Op, outcome: StepOutcome)] {
+        try outcomes(Contract.read(input))
+    }
+
+    static func outcomes(_ input: Contract.Input) throws -> [(op: Contract.Op, outcome: StepOutcome)] {
+        var keychain = KeychainSimulator(device: try KeychainJSON.device(input.device))
+        return try input.steps.enumerated().map { index, step in
             do {
-                let outcome = try run(step, on: &keychain)
-                var answer: [String: JSONValue] = ["status": .int(Int64(outcome.status)), "prompts": .int(Int64(outcome.prompts))]
-                if let data = outcome.data { answer["data"] = .string(BinaryText.base64(data)) }
-                if let count = outcome.count { answer["count"] = .int(Int64(count)) }
-                return (step, .object(answer))
+                return (step.op, try run(step, on: &keychain))
             } catch let error as ReferenceInputError {
                 throw ReferenceInputError("step \(index): \(error.description)")
             }
         }
     }
 
-    static func user(_ step: JSONValue) throws -> UserAnswer? {
-        guard let name = step["user"]?.stringValue else { return nil }
-        guard let answer = UserAnswer(rawValue: name) else {
-            throw ReferenceInputError("user must be one of " + UserAnswer.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-        return answer
+    static func attributes(_ item: Contract.Item?, defaultClass: ItemClass = .genericPassword) throws -> ItemAttributes {
+        ItemAttributes(
+            itemClass: try item?.`class`.map { name throws(ReferenceInputError) in try model(name) } ?? defaultClass,
+            service: item?.service, account: item?.account, accessGroup: item?.accessGroup,
+            synchronizable: item?.synchronizable, applicationTag: item?.applicationTag, keyClass: item?.keyClass,
+            tokenID: item?.tokenID)
     }
 
-    static func attributes(_ value: JSONValue?, defaultClass: ItemClass = .genericPassword) throws -> ItemAttributes {
-        let object = value?.objectValue ?? [:]
-        var itemClass = defaultClass
-        if let name = object["class"]?.stringValue {
-            guard let parsed = ItemClass(rawValue: name) else {
-                throw ReferenceInputError("class must be genericPassword or key")
-            }
-            itemClass = parsed
-        }
-        return ItemAttributes(
-            itemClass: itemClass, service: object["service"]?.stringValue, account: object["account"]?.stringValue,
-            accessGroup: object["accessGroup"]?.stringValue, synchronizable: object["synchronizable"]?.boolValue,
-            applicationTag: object["applicationTag"]?.stringValue, keyClass: object["keyClass"]?.stringValue,
-            tokenID: object["tokenID"]?.stringValue)
-    }
-
-    static func query(_ value: JSONValue?, defaultClass: ItemClass = .genericPassword) throws -> ItemQuery {
-        var query = ItemQuery(attributes: try attributes(value, defaultClass: defaultClass))
-        query.matchAll = value?["matchLimit"]?.stringValue == "all"
-        query.returnData = value?["returnData"]?.boolValue ?? false
-        query.returnAttributes = value?["returnAttributes"]?.boolValue ?? false
-        query.returnRef = value?["returnRef"]?.boolValue ?? false
-        query.authenticationUI = try authenticationUI(value)
-        query.operationPrompt = value?["operationPrompt"]?.stringValue
-        return query
+    static func query(_ query: Contract.Query?, defaultClass: ItemClass = .genericPassword) throws -> ItemQuery {
+        var result = ItemQuery(attributes: ItemAttributes(
+            itemClass: try query?.`class`.map { name throws(ReferenceInputError) in try model(name) } ?? defaultClass,
+            service: query?.service, account: query?.account, accessGroup: query?.accessGroup,
+            synchronizable: query?.synchronizable, applicationTag: query?.applicationTag, keyClass: query?.keyClass,
+            tokenID: query?.tokenID))
+        result.matchAll = query?.matchLimit == .all
+        result.returnData = query?.returnData ?? false
+        result.authenticationUI = try authenticationUI(query?.useAuthenticationUI)
+        return result
     }
 
     /// `useAuthenticationUI`: allow (default), skip or fail.
-    static func authenticationUI(_ value: JSONValue?) throws -> AuthenticationUI {
-        guard let item = value?["useAuthenticationUI"] else { return .allow }
-        guard let name = item.stringValue, let ui = AuthenticationUI(rawValue: name) else {
-            throw ReferenceInputError("useAuthenticationUI must be one of " + AuthenticationUI.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-        return ui
+    static func authenticationUI(_ name: Contract.AuthenticationUI?) throws(ReferenceInputError) -> AuthenticationUI {
+        guard let name else { return .allow }
+        return try model(name)
     }
 
-    static func access(_ item: JSONValue?) throws -> (ProtectionClass, AccessControlFlags) {
-        let protection = try KeychainJSON.protection(item?["protection"])
-        do {
-            return (protection, try AccessControlFlags.parse(try KeychainJSON.strings(item?["flags"], "flags")))
-        } catch let error as KeychainError {
-            throw ReferenceInputError(error.reason)
-        }
+    static func policy(_ name: Contract.Policy?) throws(ReferenceInputError) -> AuthenticationPolicy {
+        guard let name else { throw ReferenceInputError("policy must be one of " + AuthenticationPolicy.allCases.map(\.rawValue).joined(separator: ", ")) }
+        return try model(name)
     }
 
-    static func bytes(_ value: JSONValue?, _ name: String) throws -> [UInt8] {
-        guard let value else { return [] }
-        guard let text = value.stringValue, let bytes = BinaryText.base64(text) else {
-            throw ReferenceInputError("\(name) must be base64")
-        }
-        return bytes
+    static func user(_ name: UserName?) throws(ReferenceInputError) -> UserAnswer? {
+        guard let name else { return nil }
+        return try model(name) as UserAnswer
     }
 
-    static func policy(_ value: JSONValue?) throws -> AuthenticationPolicy {
-        guard let name = value?.stringValue, let policy = AuthenticationPolicy(rawValue: name) else {
-            throw ReferenceInputError("policy must be one of " + AuthenticationPolicy.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-        return policy
-    }
-
-    /// The step operations of a keychain-flow trace (spec/keychain-flows.md).
-    enum Op: String, CaseIterable {
-        case add, generateKey, copyMatching, update, delete, sign
-        case evaluatePolicy, canEvaluatePolicy, evaluateAccessControl, invalidateContext, device
-    }
-
-    static func run(_ step: JSONValue, on keychain: inout KeychainSimulator) throws -> StepOutcome {
-        let context = step["context"]?.stringValue
-        guard let op = step["op"]?.stringValue.flatMap(Op.init(rawValue:)) else {
-            throw ReferenceInputError("op must be one of " + Op.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-        switch op {
+    static func run(_ step: Contract.Step, on keychain: inout KeychainSimulator) throws -> StepOutcome {
+        let context = step.context
+        switch step.op {
         case .add:
-            let (protection, flags) = try access(step["item"])
-            return keychain.add(try attributes(step["item"]), protection: protection, flags: flags,
-                                data: try bytes(step["item"]?["data"], "item.data"),
-                                authenticationUI: try authenticationUI(step["item"]))
+            return keychain.add(try attributes(step.item), protection: try KeychainJSON.protection(step.item?.protection),
+                                flags: try KeychainJSON.flags(step.item?.flags), data: step.item?.data?.bytes ?? [],
+                                authenticationUI: try authenticationUI(step.item?.useAuthenticationUI))
         case .generateKey:
-            let (protection, flags) = try access(step["item"])
-            return keychain.generateKey(try attributes(step["item"], defaultClass: .key), protection: protection, flags: flags,
-                                        authenticationUI: try authenticationUI(step["item"]))
+            return keychain.generateKey(try attributes(step.item, defaultClass: .key),
+                                        protection: try KeychainJSON.protection(step.item?.protection),
+                                        flags: try KeychainJSON.flags(step.item?.flags),
+                                        authenticationUI: try authenticationUI(step.item?.useAuthenticationUI))
         case .copyMatching:
-            return keychain.copyMatching(try query(step["query"]), context: context, user: try user(step))
+            return keychain.copyMatching(try query(step.query), context: context, user: try user(step.user))
         case .update:
-            let changes = step["changes"]
-            return keychain.update(try query(step["query"]), service: changes?["service"]?.stringValue,
-                                   account: changes?["account"]?.stringValue,
-                                   data: changes?["data"] == nil ? nil : try bytes(changes?["data"], "changes.data"),
-                                   context: context, user: try user(step))
+            return keychain.update(try query(step.query), service: step.changes?.service, account: step.changes?.account,
+                                   data: step.changes?.data?.bytes, context: context, user: try user(step.user))
         case .delete:
-            return keychain.delete(try query(step["query"]))
+            return keychain.delete(try query(step.query))
         case .sign:
-            return keychain.sign(try query(step["query"], defaultClass: .key), message: try bytes(step["message"], "message"),
-                                 context: context, user: try user(step))
+            return keychain.sign(try query(step.query, defaultClass: .key), message: step.message?.bytes ?? [],
+                                 context: context, user: try user(step.user))
         case .evaluatePolicy:
             guard let context else { throw ReferenceInputError("evaluatePolicy needs a context") }
-            return keychain.evaluatePolicy(try policy(step["policy"]), context: context, user: try user(step))
+            return keychain.evaluatePolicy(try policy(step.policy), context: context, user: try user(step.user))
         case .canEvaluatePolicy:
-            return keychain.canEvaluatePolicy(try policy(step["policy"]), context: context)
+            return keychain.canEvaluatePolicy(try policy(step.policy), context: context)
         case .evaluateAccessControl:
             guard let context else { throw ReferenceInputError("evaluateAccessControl needs a context") }
-            return keychain.evaluateAccessControl(try query(step["query"], defaultClass: .key),
-                                                  operation: try KeychainJSON.operation(step["operation"]),
-                                                  context: context, user: try user(step))
+            guard let operation = step.operation else {
+                throw ReferenceInputError("operation must be one of " + KeychainOperation.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            return keychain.evaluateAccessControl(try query(step.query, defaultClass: .key), operation: try model(operation),
+                                                  context: context, user: try user(step.user))
         case .invalidateContext:
             guard let context else { throw ReferenceInputError("invalidateContext needs a context") }
             return keychain.invalidate(context: context)
         case .device:
-            guard let name = step["event"]?.stringValue, let event = DeviceEvent(rawValue: name) else {
+            guard let event = step.event else {
                 throw ReferenceInputError("device step needs an event: " + DeviceEvent.allCases.map(\.rawValue).joined(separator: ", "))
             }
-            return keychain.apply(event)
+            return keychain.apply(try model(event))
         }
     }
 }

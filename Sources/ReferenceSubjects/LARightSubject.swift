@@ -2,6 +2,7 @@ import ConformanceKit
 import Foundation
 import KeychainAccessControl
 import LocalAuthorization
+import TrustSuiteSupport
 
 /// The `la-right` family: a trace on one current right (plain or persisted)
 /// with a right store and a simulated authenticator; each step answers the
@@ -19,35 +20,30 @@ public enum LARightSubject {
         }
     }
 
-    static func evaluate(_ input: JSONValue) async throws -> SubjectAnswer {
+    typealias Contract = LARightFamily
+
+    static func evaluate(_ input: Contract.Input) async throws -> SubjectAnswer {
         let (steps, notifications) = try await trace(input)
-        return SubjectAnswer(.valid, output: .object(["steps": .array(steps.map(\.answer)), "notifications": notifications]))
+        return SubjectAnswer(.valid, output: .object(["steps": .array(steps), "notifications": notifications]))
     }
 
-    /// Runs a trace and returns each step with its answer `{state, error?}`,
-    /// and the notification counts.
+    /// Runs a trace and returns each step as written with its answer
+    /// `{state, error?}`, and the notification counts.
     public static func trace(_ input: JSONValue) async throws -> (steps: [(step: JSONValue, answer: JSONValue)], notifications: JSONValue) {
-        let requirementName = input["requirement"]?.stringValue ?? "default"
-        guard let requirement = RightRequirement(rawValue: requirementName) else {
-            throw ReferenceInputError("requirement must be one of " + RightRequirement.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-        guard let steps = input["steps"]?.arrayValue else { throw ReferenceInputError("la-right needs \"steps\"") }
-        let environment = AuthorizationEnvironment(device: try KeychainJSON.device(input["device"]))
+        let (answers, notifications) = try await trace(Contract.read(input))
+        return (zip(input["steps"]?.arrayValue ?? [], answers).map { (step: $0, answer: $1) }, notifications)
+    }
+
+    static func trace(_ input: Contract.Input) async throws -> (steps: [JSONValue], notifications: JSONValue) {
+        let requirement: RightRequirement = try model(input.requirement ?? .default)
+        let environment = AuthorizationEnvironment(device: try KeychainJSON.device(input.device))
         let store = RightStore(environment: environment)
         var current = Current.plain(await Right(requirement: requirement, environment: environment))
-        for (index, step) in steps.enumerated() {
-            guard let op = step["op"]?.stringValue.flatMap(Op.init(rawValue:)) else {
-                throw ReferenceInputError("step \(index): op must be one of " + Op.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            if op == .device, step["event"]?.stringValue.flatMap(DeviceEvent.init(rawValue:)) == nil {
-                throw ReferenceInputError("step \(index): device needs an event: " + DeviceEvent.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            if op == .authorize, let user = step["user"]?.stringValue, UserAnswer(rawValue: user) == nil {
-                throw ReferenceInputError("step \(index): user must be one of " + UserAnswer.allCases.map(\.rawValue).joined(separator: ", "))
-            }
+        for (index, step) in input.steps.enumerated() where step.op == .device && step.event == nil {
+            throw ReferenceInputError("step \(index): device needs an event: " + DeviceEvent.allCases.map(\.rawValue).joined(separator: ", "))
         }
-        var results: [(JSONValue, JSONValue)] = []
-        for step in steps {
+        var results: [JSONValue] = []
+        for step in input.steps {
             var error: LAModelError.Code? = nil
             do throws(LAModelError) {
                 try await run(step, current: &current, store: store, environment: environment)
@@ -56,7 +52,7 @@ public enum LARightSubject {
             }
             var answer: [String: JSONValue] = ["state": .string(await current.right.state.rawValue)]
             if let error { answer["error"] = .string(error.rawValue) }
-            results.append((step, .object(answer)))
+            results.append(.object(answer))
         }
         let notifications: JSONValue = .object([
             "didBecomeAuthorized": .int(Int64(await environment.count(.didBecomeAuthorized))),
@@ -66,27 +62,17 @@ public enum LARightSubject {
     }
 
     static let message = Array("trustsuite la-right".utf8)
-    /// The step operations of an la-right trace (spec/vectors.md).
-    enum Op: String, CaseIterable {
-        case authorize, checkCanAuthorize, deauthorize, release, device, save, load, remove, removeAll
-        case sign, decrypt, exchangeKeys, exportPublicKey, loadSecret
-    }
-
-    static func run(_ step: JSONValue, current: inout Current, store: RightStore,
+    static func run(_ step: Contract.Step, current: inout Current, store: RightStore,
                     environment: AuthorizationEnvironment) async throws(LAModelError) {
         func persisted() throws(LAModelError) -> PersistedRight {
             guard case .persisted(let right) = current else { throw LAModelError(.notFound, "the current right has no key (not persisted)") }
             return right
         }
-        // `trace` refused unknown ops before anything ran.
-        guard let op = step["op"]?.stringValue.flatMap(Op.init(rawValue:)) else { return }
-        switch op {
+        switch step.op {
         case .authorize:
-            if let name = step["user"]?.stringValue, let answer = UserAnswer(rawValue: name) {
-                await environment.enqueue(answer)
-            }
+            if let name = step.user, let answer = UserAnswer(rawValue: name.rawValue) { await environment.enqueue(answer) }
             do throws(LAModelError) {
-                try await current.right.authorize(localizedReason: step["reason"]?.stringValue ?? "Continue")
+                try await current.right.authorize(localizedReason: step.reason ?? "Continue")
                 await environment.clearAnswers()
             } catch {
                 await environment.clearAnswers()
@@ -99,15 +85,14 @@ public enum LARightSubject {
         case .release:
             await current.right.release()
         case .device:
-            if let event = step["event"]?.stringValue.flatMap(DeviceEvent.init(rawValue:)) { await environment.apply(event) }
+            if let name = step.event, let event = DeviceEvent(rawValue: name.rawValue) { await environment.apply(event) }
         case .save:
-            let secret = step["secret"]?.stringValue.flatMap(BinaryText.base64)
-            let saved = try await store.saveRight(current.right, identifier: step["identifier"]?.stringValue ?? "", secret: secret)
+            let saved = try await store.saveRight(current.right, identifier: step.identifier ?? "", secret: step.secret?.bytes)
             current = .persisted(saved)
         case .load:
-            current = .persisted(try await store.right(forIdentifier: step["identifier"]?.stringValue ?? ""))
+            current = .persisted(try await store.right(forIdentifier: step.identifier ?? ""))
         case .remove:
-            await store.removeRight(forIdentifier: step["identifier"]?.stringValue ?? "")
+            await store.removeRight(forIdentifier: step.identifier ?? "")
         case .removeAll:
             await store.removeAllRights()
         case .sign:

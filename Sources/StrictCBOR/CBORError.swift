@@ -21,7 +21,9 @@ public struct CBORError: Error, Hashable, Sendable, CustomStringConvertible {
         case lengthLimitExceeded
         case invalidSimpleValue
         case tagNotAllowed
-        case floatNotAllowed
+        // `floatNotAllowed` (spec/vectors.md's list) is no case: no mode of
+        // spec/cbor.md refuses a float as such (ctap2 and deterministic
+        // refuse a non-shortest one, `nonMinimalEncoding`), so nothing threw it.
         case invalidMapKeyType
         case integerOverflow
         /// A tag of RFC 8949 §3.4 around content of the wrong type or form

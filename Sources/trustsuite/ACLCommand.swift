@@ -3,6 +3,7 @@ import ConformanceKit
 import Foundation
 import KeychainAccessControl
 import ReferenceSubjects
+import TrustSuiteSupport
 
 struct ACLCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,11 +35,11 @@ struct AccessControlOptions: ParsableArguments {
 
     var flagNames: [String] { flags.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
 
-    func parsed() -> (ProtectionClass, AccessControlFlags) {
+    func parsed() throws(CLIError) -> (ProtectionClass, AccessControlFlags) {
         do {
             return (protection, try AccessControlFlags.parse(flagNames))
         } catch {
-            Console.fail(error.reason)
+            throw CLIError(error.reason)
         }
     }
 }
@@ -66,9 +67,9 @@ struct ACLEvaluateCommand: ParsableCommand {
     @Flag(name: .long, help: "Answer in JSON.") var json = false
 
     func run() throws {
-        let (protection, flags) = access.parsed()
-        let deviceValue = parseJSON(device, "--device")
-        let evidenceValue = parseJSON(evidence, "--evidence")
+        let (protection, flags) = try access.parsed()
+        let deviceValue = try InputFiles.json(text: device, "--device")
+        let evidenceValue = try InputFiles.json(text: evidence, "--evidence")
         var state: DeviceState
         let eventList: [DeviceEvent]
         let proof: Evidence
@@ -78,9 +79,9 @@ struct ACLEvaluateCommand: ParsableCommand {
             eventList = try KeychainJSON.events(.array(events.split(separator: ",").map { .string(String($0)) }))
             proof = try Evidence.parse(try KeychainJSON.strings(evidenceValue, "--evidence"))
         } catch let error as ReferenceInputError {
-            Console.fail(error.description)
+            throw CLIError(error.description)
         } catch let error as KeychainError {
-            Console.fail(error.reason)
+            throw CLIError(error.reason)
         }
         let decision: Decision
         let outcome: Result<Void, KeychainError>
@@ -117,12 +118,6 @@ struct ACLEvaluateCommand: ParsableCommand {
         if case .failure = outcome { throw ExitCode(1) }
     }
 
-    func parseJSON(_ text: String, _ option: String) -> JSONValue {
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
-            Console.fail("\(option) is not valid JSON")
-        }
-        return value
-    }
 }
 
 struct ACLExplainCommand: ParsableCommand {
@@ -134,7 +129,7 @@ struct ACLExplainCommand: ParsableCommand {
     @OptionGroup var access: AccessControlOptions
 
     func run() throws {
-        let (protection, flags) = access.parsed()
+        let (protection, flags) = try access.parsed()
         do {
             let item = try AccessControl.create(protection: protection, flags: flags, synchronizable: access.synchronizable,
                                                 device: DeviceState())
@@ -146,7 +141,7 @@ struct ACLExplainCommand: ParsableCommand {
                 print("  \(op.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)) \(item.rule(for: op))")
             }
         } catch {
-            Console.fail("access control refused: \(error.code.rawValue) (\(error.code.osStatus)): \(error.reason)", status: 1)
+            throw CLIError("access control refused: \(error.code.rawValue) (\(error.code.osStatus)): \(error.reason)", status: 1)
         }
     }
 }

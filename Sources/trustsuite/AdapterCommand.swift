@@ -2,6 +2,7 @@ import ArgumentParser
 import ConformanceKit
 import Foundation
 import ReferenceSubjects
+import TrustSuiteSupport
 
 /// The reference implementation served over the adapter protocol, so other
 /// runners can call it and the protocol is tested end to end.

@@ -2,6 +2,7 @@ import ArgumentParser
 import ConformanceKit
 import Foundation
 import StrictCBOR
+import TrustSuiteSupport
 
 struct CBORCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -65,6 +66,11 @@ struct CBORDecodeCommand: ParsableCommand {
         return CBORDecoder(mode: mode, limits: limits, tagValidity: tagValidity)
     }
 
+    /// Largest input decoded from a file or stdin: a decoder's input may be
+    /// large (the benchmarks use 10 MB), yet a mistaken device or endless
+    /// pipe must not be read whole into memory.
+    static let maxInputBytes = 1 << 30
+
     func run() throws {
         let decoder = self.decoder
         if lines {
@@ -75,13 +81,12 @@ struct CBORDecodeCommand: ParsableCommand {
         }
         let bytes: [UInt8]
         if let hex {
-            guard let parsed = BinaryText.hex(hex) else { Console.fail("--hex is not a hex string") }
+            guard let parsed = BinaryText.hex(hex) else { throw CLIError("--hex is not a hex string") }
             bytes = parsed
         } else if let file {
-            // A decoder's input may be large (the benchmarks use 10 MB); still a regular file.
-            bytes = InputFiles.read(file, "--file", allowEmpty: true, limit: 1 << 30)
+            bytes = try InputFiles.read(file, "--file", allowEmpty: true, limit: Self.maxInputBytes)
         } else {
-            bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+            bytes = try InputFiles.standardInput(limit: Self.maxInputBytes)
         }
         let result = answer(for: bytes, decoder: decoder)
         if json {

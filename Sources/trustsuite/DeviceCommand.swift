@@ -4,6 +4,7 @@ import ArgumentParser
 import ConformanceKit
 import Crypto
 import Foundation
+import TrustSuiteSupport
 
 struct DeviceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -187,7 +188,7 @@ struct DeviceAssertCommand: ParsableCommand {
     func run() throws {
         let device = try device.open()
         guard let keyIdBytes = BinaryText.base64(keyId) else { throw CLIError("--key-id is not standard base64") }
-        let data = InputFiles.read(clientData, "--client-data", allowEmpty: true)
+        let data = try InputFiles.read(clientData, "--client-data", allowEmpty: true)
         let options = SoftwareDevice.AssertOptions(replayCounter: replayCounter, foreignKey: foreignKey, extensions: launch.extensions,
                                                    validationCategory: launch.validationCategory, bundleVersion: launch.bundleVersion)
         let made = try withDevice { try device.assert(keyId: keyIdBytes, clientData: data, options: options) }

@@ -1,5 +1,6 @@
 import ConformanceKit
 import Foundation
+import TrustSuiteSupport
 
 /// Where the project's own vectors live and how files are gathered for a run.
 enum FixtureLocator {
@@ -10,9 +11,7 @@ enum FixtureLocator {
         if let path = environment["TRUSTSUITE_FIXTURES"], !path.isEmpty { return path }
         let local = FileManager.default.currentDirectoryPath + "/Fixtures"
         if FileManager.default.fileExists(atPath: local) { return "Fixtures" }
-        let checkout = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures").path
+        let checkout = Checkout.path("Fixtures").path
         return FileManager.default.fileExists(atPath: checkout) ? checkout : nil
     }
 
@@ -34,8 +33,15 @@ enum FixtureLocator {
     }
 }
 
-/// A usage or environment problem: printed as one line, exit status 2.
+/// The CLI's one refusal channel: a command or a helper throws it, and
+/// `TrustSuiteCommand.main` prints it as one `trustsuite: …` line and exits
+/// with `status` (2, a usage or environment problem, unless said otherwise).
+/// Nothing below `main` calls `exit()`.
 struct CLIError: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    let status: Int32
+    init(_ description: String, status: Int32 = 2) {
+        self.description = description
+        self.status = status
+    }
 }

@@ -36,7 +36,7 @@ struct GenerateAppAttestCommand: ParsableCommand {
             let written = try AppAttestGenerator.generate(seed: seed, into: URL(fileURLWithPath: out))
             for (name, count) in written { print("\(out)/\(name): \(count) vectors") }
         } catch {
-            Console.fail("generation failed: \(error)")
+            throw CLIError("generation failed: \(error)")
         }
     }
 }

@@ -6,6 +6,7 @@ import Crypto
 import Foundation
 import SwiftASN1
 import X509
+import TrustSuiteSupport
 
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,7 +18,7 @@ struct InspectCommand: ParsableCommand {
     @Argument(help: "An attestation object, assertion or receipt (binary or base64).") var file: String
 
     func run() throws {
-        let bytes = InputFiles.object(file)
+        let bytes = try InputFiles.object(file)
         var attempts: [String] = []
         do {
             let object = try AttestationObject(bytes: bytes)

@@ -3,6 +3,7 @@ import ConformanceKit
 import KeychainAccessControl
 import Foundation
 import ReferenceSubjects
+import TrustSuiteSupport
 
 struct KeychainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,20 +31,16 @@ struct KeychainSimulateCommand: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object with every step's answer.") var json = false
 
     func run() throws {
-        let data = Data(InputFiles.read(steps, "--steps"))
-        guard let parsed = try? JSONDecoder().decode(JSONValue.self, from: data) else {
-            Console.fail("\(steps) is not a readable JSON file")
-        }
+        let parsed = try InputFiles.json(steps, "--steps")
         var input: [String: JSONValue] = parsed.objectValue ?? ["steps": parsed]
         if let device {
-            guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(device.utf8)) else { Console.fail("--device is not JSON") }
-            input["device"] = value
+            input["device"] = try InputFiles.json(text: device, "--device")
         }
         let trace: [(step: JSONValue, answer: JSONValue)]
         do {
             trace = try KeychainFlowSubject.trace(.object(input))
         } catch {
-            Console.fail("\(error)")
+            throw CLIError("\(error)")
         }
         var mismatches = 0
         var lines: [JSONValue] = []

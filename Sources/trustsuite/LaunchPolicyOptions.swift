@@ -1,6 +1,7 @@
 import AppAttest
 import ArgumentParser
 import ConformanceKit
+import TrustSuiteSupport
 
 /// `verify attestation|assertion --allow-category N … --minimum-bundle-version V
 /// --missing-launch-data reject|allow`: the launch policy of spec/app-attest.md,

@@ -1,6 +1,7 @@
 import Foundation
 import ArgumentParser
 import ConformanceKit
+import TrustSuiteSupport
 
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

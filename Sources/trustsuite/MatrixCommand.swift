@@ -2,6 +2,7 @@ import ArgumentParser
 import ConformanceKit
 import Foundation
 import ReferenceSubjects
+import TrustSuiteSupport
 
 /// The reference and several adapters on the same vectors, side by side.
 struct MatrixCommand: AsyncParsableCommand {

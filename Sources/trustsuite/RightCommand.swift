@@ -2,6 +2,7 @@ import ArgumentParser
 import ConformanceKit
 import Foundation
 import ReferenceSubjects
+import TrustSuiteSupport
 
 struct RightCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,21 +32,17 @@ struct RightSimulateCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one JSON object with every step's answer and the notifications.") var json = false
 
     func run() async throws {
-        let data = Data(InputFiles.read(steps, "--steps"))
-        guard let parsed = try? JSONDecoder().decode(JSONValue.self, from: data) else {
-            Console.fail("\(steps) is not a readable JSON file")
-        }
+        let parsed = try InputFiles.json(steps, "--steps")
         var input: [String: JSONValue] = parsed.objectValue ?? ["steps": parsed]
         if let requirement { input["requirement"] = .string(requirement) }
         if let device {
-            guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(device.utf8)) else { Console.fail("--device is not JSON") }
-            input["device"] = value
+            input["device"] = try InputFiles.json(text: device, "--device")
         }
         let result: (steps: [(step: JSONValue, answer: JSONValue)], notifications: JSONValue)
         do {
             result = try await LARightSubject.trace(.object(input))
         } catch {
-            Console.fail("\(error)")
+            throw CLIError("\(error)")
         }
         var mismatches = 0
         for (index, entry) in result.steps.enumerated() {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConformanceKit
+import TrustSuiteSupport
 import Foundation
 import ReferenceSubjects
 
@@ -191,6 +192,8 @@ enum OutputFile {
 
 /// One-line messages on stderr.
 enum Console {
+    /// Prints the refusal and exits: only `TrustSuiteCommand.main` calls it
+    /// (everything else throws ``CLIError``).
     static func fail(_ message: String, status: Int32 = 2) -> Never {
         FileHandle.standardError.write(Data("trustsuite: \(message)\n".utf8))
         exit(status)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConformanceKit
+import TrustSuiteSupport
 import Foundation
 
 @main
@@ -30,7 +31,7 @@ struct TrustSuiteCommand: AsyncParsableCommand {
         } catch let code as ExitCode {
             Foundation.exit(code.rawValue)
         } catch let error as CLIError {
-            Console.fail(error.description)
+            Console.fail(error.description, status: error.status)
         } catch let error as VectorLoadError {
             Console.fail("bad vector file \(error.description)")
         } catch {

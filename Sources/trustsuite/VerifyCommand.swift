@@ -5,6 +5,7 @@ import ConformanceKit
 import Crypto
 import Foundation
 import X509
+import TrustSuiteSupport
 
 struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -83,19 +84,20 @@ struct VerifyAttestationCommand: AsyncParsableCommand {
     func run() async throws {
         let hash: [UInt8]
         if let challenge {
-            let raw = InputFiles.base64(challenge, "--challenge")
+            let raw = try InputFiles.base64(challenge, "--challenge")
             hash = hashChallenge ? Array(SHA256.hash(data: raw)) : raw
         } else {
-            hash = InputFiles.base64(clientDataHash ?? "", "--client-data-hash")
+            hash = try InputFiles.base64(clientDataHash ?? "", "--client-data-hash")
         }
-        let object = InputFiles.object(file)
-        let verifier = try AttestationVerifier(appId: appId, environment: environment, trustAnchors: InputFiles.anchors(anchor),
-                                               receiptAnchors: InputFiles.anchors(receiptAnchor, option: "--receipt-anchor"),
+        let object = try InputFiles.object(file)
+        let verifier = try AttestationVerifier(appId: appId, environment: environment, trustAnchors: try InputFiles.anchors(anchor),
+                                               receiptAnchors: try InputFiles.anchors(receiptAnchor, option: "--receipt-anchor"),
                                                requireReceipt: requireReceipt, receiptClockSkew: skew.seconds,
                                                launchPolicy: launch.policy)
+        let keyIdBytes = try InputFiles.base64(keyId, "--key-id")
+        let at = try InputFiles.time(time)
         do {
-            let verified = try await verifier.verify(attestationObject: object, keyId: InputFiles.base64(keyId, "--key-id"),
-                                                     clientDataHash: hash, at: InputFiles.time(time))
+            let verified = try await verifier.verify(attestationObject: object, keyId: keyIdBytes, clientDataHash: hash, at: at)
             var fields: [(String, JSONValue)] = [
                 ("publicKey", .string(BinaryText.base64(verified.publicKey))), ("counter", .int(Int64(verified.counter))),
                 ("receiptStatus", .string(verified.receiptStatus.description)), ("receipt", .string(BinaryText.base64(verified.receipt))),
@@ -128,13 +130,14 @@ struct VerifyAssertionCommand: ParsableCommand {
     @Flag(name: .long, help: "Answer in JSON.") var json = false
 
     func run() throws {
-        guard let key = ES256.publicKey(InputFiles.publicKey(publicKey, "--public-key")) else {
-            Console.fail("--public-key is not a P-256 key (X9.63 or SPKI DER)")
+        guard let key = ES256.publicKey(try InputFiles.publicKey(publicKey, "--public-key")) else {
+            throw CLIError("--public-key is not a P-256 key (X9.63 or SPKI DER)")
         }
-        let data = InputFiles.read(clientData, "--client-data", allowEmpty: true)
+        let data = try InputFiles.read(clientData, "--client-data", allowEmpty: true)
+        let assertion = try InputFiles.object(file)
         do {
             let verified = try AssertionVerifier(appId: appId, launchPolicy: launch.policy).verify(
-                assertion: InputFiles.object(file), clientData: data, publicKey: key, previousCounter: previousCounter)
+                assertion: assertion, clientData: data, publicKey: key, previousCounter: previousCounter)
             var fields: [(String, JSONValue)] = [("counter", .int(Int64(verified.counter)))]
             if let extensions = verified.extensions { fields.append(("extensions", .string(extensions.diagnostic))) }
             fields += LaunchPolicyOptions.fields(verified.launchData)
@@ -162,11 +165,14 @@ struct VerifyReceiptCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Answer in JSON.") var json = false
 
     func run() async throws {
-        let verifier = try ReceiptVerifier(trustAnchors: InputFiles.anchors(anchor), clockSkew: skew.seconds)
+        let verifier = try ReceiptVerifier(trustAnchors: try InputFiles.anchors(anchor), clockSkew: skew.seconds)
+        let receiptBytes = try InputFiles.object(file)
+        let at = try InputFiles.time(time)
+        let expectedKey = try publicKey.map { text throws(CLIError) in try InputFiles.publicKey(text, "--public-key") }
         do {
             let receipt = try await verifier.verify(
-                receipt: InputFiles.object(file), at: InputFiles.time(time), appId: appId,
-                publicKey: publicKey.map { InputFiles.publicKey($0, "--public-key") }, maxAge: maxAge.map(TimeInterval.init)).receipt
+                receipt: receiptBytes, at: at, appId: appId,
+                publicKey: expectedKey, maxAge: maxAge.map(TimeInterval.init)).receipt
             try Verdict.report(.success([
                 ("type", receipt.kind.map { .string($0.rawValue) } ?? .null), ("appId", receipt.appId.map(JSONValue.string) ?? .null),
                 ("creationTime", receipt.creationTimeText.map(JSONValue.string) ?? .null),

@@ -3,6 +3,7 @@ import ConformanceKit
 import Foundation
 import Testing
 import TestSupport
+import TrustSuiteSupport
 
 /// The committed app-attest files are what `trustsuite generate app-attest
 /// --seed 1` writes: the generator runs again into a temporary folder and

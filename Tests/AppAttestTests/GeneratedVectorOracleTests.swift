@@ -6,6 +6,7 @@ import OpenSSLOracle
 import Testing
 import TestSupport
 import X509
+import TrustSuiteSupport
 
 /// The generated app-attest vectors, judged by OpenSSL where it can judge:
 /// a second opinion on the generator and the reference at once.

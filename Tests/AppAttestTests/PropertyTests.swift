@@ -7,6 +7,7 @@ import PropertyBased
 import Testing
 import TestSupport
 import X509
+import TrustSuiteSupport
 
 /// Any single-byte change to a valid assertion or attestation is rejected;
 /// verification never traps on mutated input.

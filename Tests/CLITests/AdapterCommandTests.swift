@@ -3,6 +3,7 @@ import Foundation
 import ReferenceSubjects
 import Testing
 import TestSupport
+import TrustSuiteSupport
 
 /// `trustsuite adapter` serves the reference over the adapter protocol; run
 /// through the protocol it must answer every vector exactly as the

@@ -2,6 +2,7 @@ import ConformanceKit
 import Foundation
 import Testing
 import TestSupport
+import TrustSuiteSupport
 
 /// `trustsuite cbor decode` with the round-3 options: `--tag-validity`
 /// (invalidTagContent and its offset) and `--max-depth` (1 … 10,000), one

@@ -4,6 +4,7 @@ import Foundation
 import JWTKit
 import Testing
 import TestSupport
+import TrustSuiteSupport
 
 /// `trustsuite serve devicecheck` started as a user starts it, on a free
 /// loopback port, and stopped (SIGTERM, then SIGKILL) before the test ends.

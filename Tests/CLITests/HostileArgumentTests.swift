@@ -87,8 +87,9 @@ import TestSupport
             ["verify", "attestation", garbage, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "staging", "--time", "2024-01-01T00:00:00Z"],
             ["verify", "attestation", garbage, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "production",
              "--time", "2024-13-45T99:00:00Z"],
+            // With --time, so the refusal is the anchor's (a folder), not the missing time's.
             ["verify", "attestation", garbage, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "production",
-             "--anchor", directory],
+             "--time", "2024-01-01T00:00:00Z", "--anchor", directory],
             ["verify", "assertion", garbage, "--public-key", "", "--client-data", garbage, "--app-id", "A.b", "--previous-counter", "0"],
             ["verify", "assertion", garbage, "--public-key", key, "--client-data", missing, "--app-id", "A.b", "--previous-counter", "0"],
             ["verify", "assertion", garbage, "--public-key", key, "--client-data", garbage, "--app-id", "A.b", "--previous-counter", huge],
@@ -103,8 +104,30 @@ import TestSupport
             ["inspect", missing], ["inspect", directory], ["inspect", ""],
             ["generate", "app-attest", "--seed", huge], ["generate", "app-attest", "--seed", "-1"],
             ["generate", "app-attest", "--out", garbage], ["generate", "app-attest", "--out", ""],
+            // device
             ["device", "init", "--state", "", "--app-id", "ABCDE12345.org.example.app", "--environment", "production"],
-            ["device", "ca", "--state", ""],
+            ["device", "init", "--state", garbage, "--app-id", "ABCDE12345.org.example.app", "--environment", "production"],
+            ["device", "init", "--state", missing + "/x", "--app-id", "", "--environment", "production"],
+            ["device", "init", "--state", missing + "/y", "--app-id", "A.b", "--environment", "staging"],
+            ["device", "init", "--state", missing + "/z", "--app-id", "A.b", "--environment", "production", "--seed", huge],
+            ["device", "ca", "--state", ""], ["device", "ca", "--state", missing],
+            ["device", "attest", "--state", missing, "--challenge", key],
+            ["device", "attest", "--state", directory, "--challenge", "not base64!"],
+            ["device", "attest", "--state", missing, "--challenge", key, "--validation-category", huge],
+            ["device", "assert", "--state", missing, "--key-id", key, "--client-data", garbage],
+            ["device", "assert", "--state", directory, "--key-id", key, "--client-data", missing],
+            ["device", "devicecheck-token", "--state", missing], ["device", "devicecheck-token", "--state", ""],
+            // serve (each refused before it listens)
+            ["serve", "devicecheck", "--port", huge, "--team", "T", "--key", "K=" + garbage],
+            ["serve", "devicecheck", "--port", "-1", "--team", "T", "--key", "K=" + garbage],
+            ["serve", "devicecheck", "--port", "0", "--team", "", "--key", "K=" + garbage],
+            ["serve", "devicecheck", "--port", "0", "--team", "T"],
+            ["serve", "devicecheck", "--port", "0", "--team", "T", "--key", "nokeyid"],
+            ["serve", "devicecheck", "--port", "0", "--team", "T", "--key", "K=" + missing],
+            ["serve", "devicecheck", "--port", "0", "--team", "T", "--key", "K=" + garbage],
+            ["serve", "devicecheck", "--port", "0", "--team", "T", "--key", "K=" + directory],
+            ["serve", "developer-token", "--team", "T", "--key", "K=" + missing],
+            ["serve", "developer-token", "--team", "T", "--key", "K=" + garbage],
             // acl / keychain / right
             ["acl", "evaluate", "--operation", "useItem", "--protection", ""],
             ["acl", "evaluate", "--operation", "useItem", "--flags", "biometryAny,,nope"],
@@ -131,6 +154,31 @@ import TestSupport
         all.append(["verify", "assertion", garbage, "--public-key", key, "--client-data", directory, "--app-id", "", "--previous-counter", "0"])
         return all.map(Case.init)
     }()
+
+    /// Every subcommand path of `trustsuite --help` (and of each group's
+    /// `--help`), e.g. `device attest`.
+    static func subcommands(_ path: [String] = []) throws -> [[String]] {
+        let help = try CLI.run(path + ["--help"]).stdout
+        guard let start = help.range(of: "SUBCOMMANDS:") else { return path.isEmpty ? [] : [path] }
+        var found: [[String]] = []
+        // Names sit two spaces in, one per line; wrapped descriptions further in; a blank line ends the list.
+        for line in help[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).dropFirst() {
+            if line.trimmingCharacters(in: .whitespaces).isEmpty { break }
+            guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first else { continue }
+            found += try subcommands(path + [String(name)])
+        }
+        return found
+    }
+
+    /// A subcommand without a hostile-argument row fails here: adding one
+    /// means adding its rows.
+    @Test func everySubcommandHasARow() throws {
+        let paths = try Self.subcommands()
+        #expect(paths.count >= 15, "\(paths)")
+        for path in paths {
+            #expect(Self.cases.contains { Array($0.arguments.prefix(path.count)) == path }, "no hostile-argument row for `\(path.joined(separator: " "))`")
+        }
+    }
 
     @Test(arguments: cases)
     func refusesWithOneLine(_ hostile: Case) throws {

@@ -2,6 +2,7 @@ import ConformanceKit
 import Foundation
 import Testing
 import TestSupport
+import TrustSuiteSupport
 
 /// `trustsuite verify attestation|assertion` with a launch policy
 /// (spec/app-attest.md, Amendments (round 3)) on Apple's samples — the

@@ -2,6 +2,7 @@ import ConformanceKit
 import Foundation
 import Testing
 import TestSupport
+import TrustSuiteSupport
 
 /// `trustsuite verify …` takes the input forms a server really has: binary,
 /// standard base64, base64url, padded or not, with white space or line breaks

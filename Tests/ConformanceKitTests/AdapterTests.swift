@@ -2,6 +2,7 @@ import ConformanceKit
 import Foundation
 import Testing
 import TestSupport
+import TrustSuiteSupport
 
 /// A toy adapter whose behaviour is chosen by each vector's `cborHex`, and
 /// helpers to run it.

@@ -1,6 +1,7 @@
 import ConformanceKit
 import Foundation
 import Testing
+import TrustSuiteSupport
 
 /// A scripted subject: answers from a table keyed by the input's `cborHex`.
 struct ScriptedSubject: Subject {

@@ -1,4 +1,5 @@
 import ConformanceKit
+import TrustSuiteSupport
 import Foundation
 import Testing
 
@@ -67,14 +68,14 @@ import Testing
     @Test(arguments: [
         ("differs from output.steps[0]", flow(step: expectZero, output: #"{"steps": [{"status": -128, "prompts": 1}]}"#)),
         ("no output.steps", flow(step: expectZero, output: "{}")),
-        ("field \"useAuthenticationUI\"", flow(step: expectZero + #", "useAuthenticationUI": "skip""#,
+        ("steps[0].useAuthenticationUI: unknown field", flow(step: expectZero + #", "useAuthenticationUI": "skip""#,
                                                  output: #"{"steps": [{"status": 0, "prompts": 0}]}"#)),
-        ("attribute \"returnDta\"", flow(step: #""query": {"returnDta": true}, "expect": {"status": 0, "prompts": 0}"#,
+        ("steps[0].query.returnDta: unknown field", flow(step: #""query": {"returnDta": true}, "expect": {"status": 0, "prompts": 0}"#,
                                            output: #"{"steps": [{"status": 0, "prompts": 0}]}"#)),
         ("output.steps has 2 entries", flow(step: expectZero, output: #"{"steps": [{"status": 0, "prompts": 0}, {"status": 0, "prompts": 0}]}"#)),
         ("expectNotifications differs", file(tests: #"{"tcId": 1, "id": "la-right-x::a", "input": {"requirement": "default", "steps": [{"op": "deauthorize", "expect": {"state": "notAuthorized"}}], "expectNotifications": {"didBecomeAuthorized": 1, "didBecomeUnauthorized": 0}}, "result": "valid", "output": {"steps": [{"state": "notAuthorized"}], "notifications": {"didBecomeAuthorized": 0, "didBecomeUnauthorized": 0}}}"#, family: "la-right")),
-        ("field \"identifer\"", file(tests: #"{"tcId": 1, "id": "la-right-x::b", "input": {"requirement": "default", "steps": [{"op": "save", "identifer": "r1"}]}, "result": "valid"}"#, family: "la-right")),
-        ("field \"body\"", file(tests: #"{"tcId": 1, "id": "devicecheck-x::a", "input": {"steps": [{"op": "query_two_bits", "at": "2026-01-15T12:00:00Z", "body": {}}]}, "result": "valid"}"#, family: "devicecheck")),
+        ("steps[0].identifer: unknown field", file(tests: #"{"tcId": 1, "id": "la-right-x::b", "input": {"requirement": "default", "steps": [{"op": "save", "identifer": "r1"}]}, "result": "valid"}"#, family: "la-right")),
+        ("steps[0].body: unknown field", file(tests: #"{"tcId": 1, "id": "devicecheck-x::a", "input": {"steps": [{"op": "query_two_bits", "at": "2026-01-15T12:00:00Z", "body": {}}]}, "result": "valid"}"#, family: "devicecheck")),
     ])
     func rejectsTracesThatSayTwoThings(_ expected: String, _ data: Data) {
         Self.expectRejection(expected, data)
@@ -82,7 +83,8 @@ import Testing
 
     /// An assertion vector with `policy` spliced into its input and `flags` as given.
     static func policy(_ policy: String, flags: String = #"["LaunchPolicy"]"#, family: String = "app-attest-assertion") -> Data {
-        file(tests: #"{"tcId": 1, "id": "x::a", "flags": "# + flags + #", "input": {"assertion": "oA==""# + policy
+        file(tests: #"{"tcId": 1, "id": "x::a", "flags": "# + flags + #", "input": {"assertion": "oA==", "clientData": "oA==", "#
+             + #""publicKey": "oA==", "appId": "A.b", "previousCounter": 0"# + policy
              + #"}, "result": "invalid", "error": "malformedAssertion"}"#, family: family)
     }
 
@@ -94,19 +96,50 @@ import Testing
 
     /// spec/app-attest.md, Amendments (round 3): the launch-policy inputs are read strictly.
     @Test(arguments: [
-        ("allowedValidationCategories must be a list", policy(#", "allowedValidationCategories": 1"#)),
-        ("allowedValidationCategories must be a list", policy(#", "allowedValidationCategories": ["1"]"#)),
-        ("allowedValidationCategories must be a list", policy(#", "allowedValidationCategories": [-1]"#)),
-        ("allowedValidationCategories must be a list", policy(#", "allowedValidationCategories": [4294967296]"#)),
-        ("allowedValidationCategories must be a list", policy(#", "allowedValidationCategories": [1.5]"#)),
-        ("minimumBundleVersion must be a string", policy(#", "minimumBundleVersion": 2"#)),
-        ("missingLaunchData must be", policy(#", "missingLaunchData": "maybe""#)),
-        ("missingLaunchData must be", policy(#", "missingLaunchData": true"#)),
+        ("input.allowedValidationCategories: must be a list", policy(#", "allowedValidationCategories": 1"#)),
+        ("allowedValidationCategories[0]: must be an integer", policy(#", "allowedValidationCategories": ["1"]"#)),
+        ("allowedValidationCategories[0]: must be an integer in 0...4294967295", policy(#", "allowedValidationCategories": [-1]"#)),
+        ("allowedValidationCategories[0]: must be an integer in 0...4294967295", policy(#", "allowedValidationCategories": [4294967296]"#)),
+        ("allowedValidationCategories[0]: must be an integer", policy(#", "allowedValidationCategories": [1.5]"#)),
+        ("minimumBundleVersion: must be a string", policy(#", "minimumBundleVersion": 2"#)),
+        ("missingLaunchData: unknown value \"maybe\" (one of reject, allow)", policy(#", "missingLaunchData": "maybe""#)),
+        ("missingLaunchData: must be a string", policy(#", "missingLaunchData": true"#)),
         ("without the flag LaunchPolicy", policy(#", "missingLaunchData": "allow""#, flags: "[]")),
         ("flag LaunchPolicy without", policy("")),
-        ("which app-attest-receipt does not define", policy(#", "missingLaunchData": "allow""#, family: "app-attest-receipt")),
+        ("input.missingLaunchData: unknown field", policy(#", "missingLaunchData": "allow""#, family: "app-attest-receipt")),
     ])
     func rejectsMalformedLaunchPolicies(_ expected: String, _ data: Data) {
+        Self.expectRejection(expected, data)
+    }
+
+    /// One vector of `family` with `input`, valid, without output.
+    static func one(_ family: String, _ input: String) -> Data {
+        file(tests: #"{"tcId": 7, "id": "x::typed", "input": "# + input + #", "result": "valid"}"#, family: family)
+    }
+
+    /// Issue 24: every input is decoded into its family's typed contract at
+    /// load, so an unknown op, an unknown field, a value of the wrong type
+    /// or malformed binary text is an error of the vector, naming it and
+    /// the place, before anything runs.
+    @Test(arguments: [
+        ("tcId 7: input.steps[0].op: unknown value \"copyMatchin\"", one("keychain-flow", #"{"steps": [{"op": "copyMatchin"}]}"#)),
+        ("input.steps[1].op: unknown value \"authorise\"", one("la-right", #"{"steps": [{"op": "authorize"}, {"op": "authorise"}]}"#)),
+        ("input.steps[0].op: unknown value \"query_bits\"", one("devicecheck", #"{"steps": [{"op": "query_bits", "at": "2026-01-15T12:00:00Z"}]}"#)),
+        ("input.steps[0].event: unknown value \"reboots\"", one("keychain-flow", #"{"steps": [{"op": "device", "event": "reboots"}]}"#)),
+        ("input.steps[0].item.service: must be a string, found 5", one("keychain-flow", #"{"steps": [{"op": "add", "item": {"service": 5}}]}"#)),
+        ("input.steps[0].secret: must be standard base64", one("la-right", #"{"steps": [{"op": "save", "identifier": "r", "secret": "not base64!"}]}"#)),
+        ("input.cborHex: must be hex", one("cbor", #"{"cborHex": "0g"}"#)),
+        ("input.cborHex: must be a string", one("cbor", #"{"cborHex": 5}"#)),
+        ("input.mode: unknown value \"strict\"", one("cbor", #"{"cborHex": "00", "mode": "strict"}"#)),
+        ("input.cborHx: unknown field", one("cbor", #"{"cborHex": "00", "cborHx": "00"}"#)),
+        ("input: missing \"operation\"", one("keychain-acl", #"{"protection": "ak"}"#)),
+        ("input.device.biometry: unknown value \"face\"", one("keychain-acl", #"{"operation": "useItem", "device": {"biometry": "face"}}"#)),
+        ("input.previousCounter: must be an integer", one("app-attest-assertion", #"{"assertion": "oA==", "clientData": "oA==", "publicKey": "oA==", "appId": "a", "previousCounter": "1"}"#)),
+        ("input.environment: unknown value \"sandbox\"", one("app-attest-attestation", #"{"attestationObject": "oA==", "keyId": "oA==", "clientDataHash": "oA==", "appId": "a", "environment": "sandbox", "validationTime": "2026-01-15T12:00:00Z"}"#)),
+        ("input.maxAge: must be an integer", one("app-attest-receipt", #"{"receipt": "oA==", "validationTime": "2026-01-15T12:00:00Z", "maxAge": "1"}"#)),
+        ("output.diagnostc: unknown field", file(tests: #"{"tcId": 1, "id": "x::o", "input": {"cborHex": "00"}, "result": "valid", "output": {"diagnostc": "0"}}"#)),
+    ])
+    func refusesInputsOutsideTheFamilyContract(_ expected: String, _ data: Data) {
         Self.expectRejection(expected, data)
     }
 

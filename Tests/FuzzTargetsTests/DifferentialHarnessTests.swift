@@ -1,12 +1,14 @@
 import AppAttest
 import AppAttestGenerator
 import ConformanceKit
+import TrustSuiteSupport
 import Crypto
 import Foundation
 @testable import FuzzTargets
 import OpenSSLOracle
 import Testing
 import TestSupport
+import TestPKI
 
 /// The differential harnesses, the known-disagreements file they read, the
 /// structure-aware mutator and the protocol harnesses.

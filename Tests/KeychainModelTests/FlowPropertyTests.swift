@@ -66,7 +66,7 @@ import Testing
     func run(_ calls: [Call], passwordFlags: AccessControlFlags, keyFlags: AccessControlFlags) {
         var keychain = KeychainSimulator()
         let added = keychain.add(Self.password, protection: .ak, flags: passwordFlags, data: [1, 2, 3])
-        if added.status != 0 { #expect(keychain.accessControl(matching: readQuery) == nil, "a refused add stored an item") }
+        if added.status != .success { #expect(keychain.accessControl(matching: readQuery) == nil, "a refused add stored an item") }
         _ = keychain.generateKey(Self.key, protection: .aku, flags: keyFlags.union(.privateKeyUsage))
         for call in calls {
             let label = call.contextLabel
@@ -84,13 +84,12 @@ import Testing
                             "secret read without a satisfying proof under \(access.flags.names)")
                 }
             case 3:
-                var q = ItemQuery(attributes: Self.key)
-                q.returnRef = true
+                let q = ItemQuery(attributes: Self.key)
                 let access = keychain.accessControl(matching: q)
                 let before = access?.evaluate(.useKeySign, device: keychain.device, evidence: contextEvidence ?? [])
                 let outcome = keychain.sign(q, message: [9], context: label, user: call.user)
                 if before == .allowed { #expect(outcome.prompts == 0) }
-                if outcome.status == 0, before != .allowed, let access {
+                if outcome.status == .success, before != .allowed, let access {
                     let proved = (contextEvidence ?? []).union(Self.proof(of: call.user, on: keychain.device))
                     #expect(outcome.prompts == 1 && access.evaluate(.useKeySign, device: keychain.device, evidence: proved) == .allowed)
                 }
@@ -99,12 +98,11 @@ import Testing
                 let outcome = keychain.evaluatePolicy(policy, context: label ?? "c1", user: call.user)
                 #expect(outcome.prompts <= 1)
             case 5:
-                var q = ItemQuery(attributes: Self.key)
-                q.returnRef = true
+                let q = ItemQuery(attributes: Self.key)
                 _ = keychain.evaluateAccessControl(q, operation: .useKeySign, context: label ?? "c1", user: call.user)
             case 6:
                 let outcome = keychain.invalidate(context: label ?? "c2")
-                #expect(outcome.status == 0)
+                #expect(outcome.status == .success)
                 // Through an invalidated context: never a prompt, and a protected secret is never returned.
                 let access = keychain.accessControl(matching: readQuery)
                 let after = keychain.copyMatching(readQuery, context: label ?? "c2", user: .biometry)
@@ -119,7 +117,7 @@ import Testing
                 let access = keychain.accessControl(matching: readQuery)
                 let device = keychain.device
                 let outcome = keychain.update(readQuery, service: nil, account: nil, data: [UInt8(call.extra)], context: label, user: call.user)
-                if outcome.status == 0, let access {
+                if outcome.status == .success, let access {
                     #expect(Self.readWasProved(access, device: device, context: contextEvidence ?? [], prompts: outcome.prompts, user: call.user),
                             "secret changed without a satisfying proof under \(access.flags.names)")
                 }
@@ -149,13 +147,12 @@ import Testing
 
     @Test func wwdc22FlowHasOnePrompt() {
         var keychain = KeychainSimulator()
-        #expect(keychain.generateKey(Self.key, protection: .aku, flags: [.privateKeyUsage, .biometryCurrentSet]).status == 0)
-        var q = ItemQuery(attributes: Self.key)
-        q.returnRef = true
+        #expect(keychain.generateKey(Self.key, protection: .aku, flags: [.privateKeyUsage, .biometryCurrentSet]).status == .success)
+        let q = ItemQuery(attributes: Self.key)
         let evaluation = keychain.evaluateAccessControl(q, operation: .useKeySign, context: "ctx", user: .biometry)
         let fetch = keychain.copyMatching(q, context: "ctx")
         let signature = keychain.sign(q, message: Array("transfer".utf8), context: "ctx")
-        #expect([evaluation.status, fetch.status, signature.status] == [0, 0, 0])
+        #expect([evaluation.status, fetch.status, signature.status] == [.success, .success, .success])
         #expect(keychain.totalPrompts == 1)
         #expect(signature.signature != nil)
     }
@@ -189,10 +186,10 @@ import Testing
         var noBiometry = KeychainSimulator(device: DeviceState(biometry: .notEnrolled))
         _ = noBiometry.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, context: "c")
         #expect(noBiometry.contexts["c"]?.domainState == nil)
-        #expect(keychain.evaluatePolicy(.deviceOwnerAuthentication, context: "c", user: .biometry).status == 0)
+        #expect(keychain.evaluatePolicy(.deviceOwnerAuthentication, context: "c", user: .biometry).status == .success)
         #expect(keychain.contexts["c"]?.domainState != nil)
         var checked = KeychainSimulator()
-        #expect(checked.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, context: "d").status == 0)
+        #expect(checked.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, context: "d").status == .success)
         #expect(checked.contexts["d"]?.domainState != nil)
     }
 }

@@ -3,6 +3,7 @@ import ConformanceKit
 import ReferenceSubjects
 import Testing
 import TestSupport
+import TrustSuiteSupport
 
 /// spec/app-attest.md, Amendments (round 3): without a policy no verdict
 /// changes. Every attestation and assertion vector that sets no policy is

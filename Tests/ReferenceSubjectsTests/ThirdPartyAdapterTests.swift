@@ -2,6 +2,7 @@ import ConformanceKit
 import Foundation
 import Testing
 import TestSupport
+import TrustSuiteSupport
 
 /// The five real adapters of Adapters/ (installed by .ci/run into a virtual
 /// environment) run against every vector: each run completes with a
@@ -38,6 +39,10 @@ struct ThirdPartyAdapterTests {
         for result in report.cases where !subject.families.contains(result.vector.family) {
             #expect(result.grade == .unsupported)
         }
+        for family in subject.families.sorted() {
+            let verdicts = report.count(.pass, family: family) + report.count(.fail, family: family)
+            #expect(verdicts > 0, "\(folder) claims \(family.rawValue) yet answered no vector of it with a verdict")
+        }
         let json = try JSONDecoder().decode(JSONValue.self, from: Data(Reports.json(report).utf8))
         #expect(json["summary"]?["total"]?.int64Value == Int64(Self.vectors.count))
         #expect(json["cases"]?.arrayValue?.count == Self.vectors.count)
@@ -47,12 +52,12 @@ struct ThirdPartyAdapterTests {
     }
 }
 
-/// The two example adapters of README's "Writing an adapter" run as
+/// The two example adapters of docs/third-party.md's "Writing an adapter" run as
 /// written against every cbor vector.
 struct ReadmeAdapterExampleTests {
     /// The fenced code block after `<!-- example-adapter: NAME -->`.
     static func example(_ name: String) throws -> String {
-        let readme = try String(contentsOf: Locations.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: Locations.packageRoot.appendingPathComponent("docs/third-party.md"), encoding: .utf8)
         let marker = try #require(readme.range(of: "<!-- example-adapter: \(name) -->"))
         let rest = readme[marker.upperBound...]
         let open = try #require(rest.range(of: "```"))

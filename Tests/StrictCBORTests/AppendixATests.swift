@@ -3,6 +3,7 @@ import Foundation
 import StrictCBOR
 import Testing
 import TestSupport
+import TrustSuiteSupport
 
 /// RFC 8949 Appendix A, from the external conformance data
 /// (`cbor/rfc8949-appendix-a.json`): every entry decodes to its `decoded`

@@ -2,6 +2,7 @@ import Foundation
 import ConformanceKit
 import StrictCBOR
 import Testing
+import TrustSuiteSupport
 
 /// A caller's depth limit (spec/cbor.md, round 3): 10,000 levels of every
 /// kind of nesting decode in each mode that allows them, and everything

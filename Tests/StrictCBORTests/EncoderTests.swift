@@ -2,6 +2,7 @@ import Foundation
 import ConformanceKit
 import StrictCBOR
 import Testing
+import TrustSuiteSupport
 
 @Suite struct EncoderTests {
     @Test(arguments: [

@@ -2,6 +2,7 @@ import Foundation
 import ConformanceKit
 import StrictCBOR
 import Testing
+import TrustSuiteSupport
 
 /// The hostile inputs listed in spec/cbor.md, each rejected with its code
 /// (and never trapping). Inputs that only break the deterministic rules are

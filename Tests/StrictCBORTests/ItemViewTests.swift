@@ -1,6 +1,7 @@
 import ConformanceKit
 @testable import StrictCBOR
 import Testing
+import TrustSuiteSupport
 
 /// The tape-backed view: values read on demand from the input, the tape
 /// holding entries for structural items only, and the wellFormed key log.

@@ -1,6 +1,7 @@
 import ConformanceKit
 import StrictCBOR
 import Testing
+import TrustSuiteSupport
 
 /// The `tagValidity` option (spec/cbor.md, round 3; RFC 8949 §3.4, §5.3.2):
 /// each listed tag with content of the right and the wrong type, the

@@ -3,6 +3,7 @@ import Foundation
 import StrictCBOR
 import Testing
 import TestSupport
+import TrustSuiteSupport
 
 /// The IETF CBOR working group's vectors (`cbor-wg/`, 1,381 tests) as
 /// spec/cbor.md (round 3) has them processed: each test decoded in

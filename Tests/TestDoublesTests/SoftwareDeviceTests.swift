@@ -1,6 +1,7 @@
 import AppAttest
 import AppAttestDevice
 import ConformanceKit
+import TrustSuiteSupport
 import Crypto
 import Foundation
 import StrictCBOR

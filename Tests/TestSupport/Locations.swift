@@ -1,11 +1,11 @@
 import ConformanceKit
 import Foundation
+import TrustSuiteSupport
 
 /// Paths of the checkout, its fixtures and the external conformance data.
 public enum Locations {
-    /// The package root, found from this file's path.
-    public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The package root (``Checkout/root``).
+    public static var packageRoot: URL { Checkout.root }
 
     public static var fixtures: URL { packageRoot.appendingPathComponent("Fixtures") }
     public static var fuzz: URL { packageRoot.appendingPathComponent("Fuzz") }

@@ -10,7 +10,7 @@ import Foundation
 /// Writes all of `bytes` to `descriptor`, retrying short writes and EINTR;
 /// false on an error, with `errno` set (the adapter runner's pipes and the
 /// atomic state files both use it).
-func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+package func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
     var offset = 0
     while offset < bytes.count {
         let written = bytes.withUnsafeBytes { buffer in

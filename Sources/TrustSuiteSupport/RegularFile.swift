@@ -36,18 +36,30 @@ public enum RegularFile {
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw Failure(kind: .notRegular, description: "\(path) is \(kindName(status.st_mode)), not a regular file")
         }
+        return try readAll(descriptor, name: path, limit: limit)
+    }
+
+    /// Standard input, at most `limit` bytes (a pipe or a terminal is fine
+    /// here: the user chose to give input there, and the limit bounds it).
+    public static func readStandardInput(limit: Int) throws(Failure) -> [UInt8] {
+        try readAll(STDIN_FILENO, name: "standard input", limit: limit)
+    }
+
+    /// Reads `descriptor` to its end, refusing more than `limit` bytes
+    /// (it stops reading one chunk past the limit).
+    static func readAll(_ descriptor: Int32, name: String, limit: Int) throws(Failure) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while bytes.count <= limit {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw Failure(kind: .unreadable, description: "\(path) cannot be read: \(String(cString: strerror(errno)))")
+                throw Failure(kind: .unreadable, description: "\(name) cannot be read: \(String(cString: strerror(errno)))")
             }
             if count == 0 { break }
             bytes += chunk[0..<count]
         }
-        guard bytes.count <= limit else { throw Failure(kind: .tooLarge, description: "\(path) is larger than \(limit) bytes") }
+        guard bytes.count <= limit else { throw Failure(kind: .tooLarge, description: "\(name) is larger than \(limit) bytes") }
         return bytes
     }
 

@@ -1,9 +1,9 @@
 import AppAttest
-import ConformanceKit
 import Crypto
 import Foundation
 import StrictCBOR
 import X509
+import TrustSuiteSupport
 
 /// The certificate authorities of a software App Attest device (the
 /// `AppAttestDevice` product): the generator's test PKI, issued once and kept
@@ -37,7 +37,7 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
     /// PEM of a DER certificate.
     package static func pem(_ der: [UInt8]) -> String { GeneratorPKI.pem(der) }
 
-    var pki: GeneratorPKI { GeneratorPKI(seed: seed, now: created) }
+    package var pki: GeneratorPKI { GeneratorPKI(seed: seed, now: created) }
 
     /// What one `attestKey` call is made of.
     package struct AttestationRequest {
@@ -137,8 +137,8 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
     package var vectorCredentialKey: P256.Signing.PrivateKey { pki.p256("credential") }
 
     /// The App ID and clientDataHash of the generated vectors' baselines.
-    package static var vectorAppId: String { AppAttestVectors.appId }
-    package static var vectorClientDataHash: [UInt8] { AppAttestVectors.clientDataHash }
+    package static var vectorAppId: String { TestIdentity.appId }
+    package static var vectorClientDataHash: [UInt8] { TestIdentity.clientDataHash }
 
     /// An assertion object: `{"signature": DER, "authenticatorData": bytes}`, canonical.
     package static func assertionObject(signature: [UInt8], authenticatorData: [UInt8]) -> [UInt8] {

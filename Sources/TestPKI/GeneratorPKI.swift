@@ -9,17 +9,17 @@ import X509
 /// the nonce extension, and a receipt-signing chain. Keys come from the seed,
 /// so a seed always yields the same PKI (ECDSA signatures are randomized,
 /// so the bytes of signatures differ between runs).
-struct GeneratorPKI {
-    let seed: UInt64
+package struct GeneratorPKI {
+    package let seed: UInt64
     /// The validation time of every baseline vector.
-    let now: Date
+    package let now: Date
 
-    init(seed: UInt64, now: Date) {
+    package init(seed: UInt64, now: Date) {
         self.seed = seed
         self.now = now
     }
 
-    func bytes(_ label: String, count: Int) -> [UInt8] {
+    package func bytes(_ label: String, count: Int) -> [UInt8] {
         var out: [UInt8] = []
         var counter = 0
         while out.count < count {
@@ -29,21 +29,21 @@ struct GeneratorPKI {
         return Array(out.prefix(count))
     }
 
-    func p256(_ label: String) -> P256.Signing.PrivateKey {
+    package func p256(_ label: String) -> P256.Signing.PrivateKey {
         for attempt in 0..<100 {
             if let key = try? P256.Signing.PrivateKey(rawRepresentation: bytes("\(label)#\(attempt)", count: 32)) { return key }
         }
         return P256.Signing.PrivateKey()
     }
 
-    func p384(_ label: String) -> P384.Signing.PrivateKey {
+    package func p384(_ label: String) -> P384.Signing.PrivateKey {
         for attempt in 0..<100 {
             if let key = try? P384.Signing.PrivateKey(rawRepresentation: bytes("\(label)#\(attempt)", count: 48)) { return key }
         }
         return P384.Signing.PrivateKey()
     }
 
-    static func name(_ commonName: String) throws -> DistinguishedName {
+    package static func name(_ commonName: String) throws -> DistinguishedName {
         try DistinguishedName {
             CommonName(commonName)
             OrganizationName("TrustSuite Test PKI")
@@ -51,13 +51,13 @@ struct GeneratorPKI {
         }
     }
 
-    static func der(_ certificate: Certificate) throws -> [UInt8] {
+    package static func der(_ certificate: Certificate) throws -> [UInt8] {
         var serializer = DER.Serializer()
         try serializer.serialize(certificate)
         return serializer.serializedBytes
     }
 
-    static func pem(_ der: [UInt8]) -> String {
+    package static func pem(_ der: [UInt8]) -> String {
         let base64 = Data(der).base64EncodedString()
         var lines: [String] = ["-----BEGIN CERTIFICATE-----"]
         var index = base64.startIndex
@@ -71,7 +71,7 @@ struct GeneratorPKI {
     }
 
     /// A CA certificate (P-384) valid from 2020 to 2045.
-    func caCertificate(
+    package func caCertificate(
         subject: String, key: P384.Signing.PrivateKey, issuer: String, issuerKey: P384.Signing.PrivateKey,
         serial: Int, notBefore: Date? = nil, notAfter: Date? = nil, keyUsage: KeyUsage = KeyUsage(keyCertSign: true, cRLSign: true)
     ) throws -> Certificate {
@@ -88,7 +88,7 @@ struct GeneratorPKI {
     }
 
     /// An end-entity certificate with a P-256 key and optional raw extensions.
-    func leafCertificate(
+    package func leafCertificate(
         subject: String, key: P256.Signing.PublicKey, issuer: String, issuerKey: P384.Signing.PrivateKey,
         serial: Int, notBefore: Date, notAfter: Date, extra: [Certificate.Extension],
         keyUsage: KeyUsage = KeyUsage(digitalSignature: true)
@@ -106,20 +106,20 @@ struct GeneratorPKI {
 }
 
 /// The attestation side of the test PKI.
-struct AttestationPKI {
-    static let rootName = "TrustSuite Test App Attestation Root CA"
-    static let intermediateName = "TrustSuite Test App Attestation CA 1"
+package struct AttestationPKI {
+    package static let rootName = "TrustSuite Test App Attestation Root CA"
+    package static let intermediateName = "TrustSuite Test App Attestation CA 1"
 
-    let rootKey: P384.Signing.PrivateKey
-    let intermediateKey: P384.Signing.PrivateKey
-    let root: [UInt8]
-    let intermediate: [UInt8]
+    package let rootKey: P384.Signing.PrivateKey
+    package let intermediateKey: P384.Signing.PrivateKey
+    package let root: [UInt8]
+    package let intermediate: [UInt8]
     /// An unrelated root with the same name, and its intermediate (attacker).
-    let attackerRoot: [UInt8]
-    let attackerIntermediateKey: P384.Signing.PrivateKey
-    let attackerIntermediate: [UInt8]
+    package let attackerRoot: [UInt8]
+    package let attackerIntermediateKey: P384.Signing.PrivateKey
+    package let attackerIntermediate: [UInt8]
 
-    init(_ pki: GeneratorPKI) throws {
+    package init(_ pki: GeneratorPKI) throws {
         rootKey = pki.p384("attestation-root")
         intermediateKey = pki.p384("attestation-intermediate")
         root = try GeneratorPKI.der(pki.caCertificate(subject: Self.rootName, key: rootKey, issuer: Self.rootName,
@@ -138,12 +138,12 @@ struct AttestationPKI {
 
 /// A key that signs receipts: Apple's signer is P-256; the pinning vectors
 /// also sign with the CAs' own P-384 keys.
-enum ReceiptSigningKey {
+package enum ReceiptSigningKey {
     case p256(P256.Signing.PrivateKey)
     case p384(P384.Signing.PrivateKey)
 
     /// ECDSA with SHA-256 over `bytes`, DER.
-    func sign(_ bytes: [UInt8]) throws -> [UInt8] {
+    package func sign(_ bytes: [UInt8]) throws -> [UInt8] {
         let digest = SHA256.hash(data: bytes)
         switch self {
         case .p256(let key): return Array(try key.signature(for: digest).derRepresentation)
@@ -153,24 +153,24 @@ enum ReceiptSigningKey {
 }
 
 /// Who signs a receipt, and the certificates the receipt carries.
-struct ReceiptSigner {
-    let key: ReceiptSigningKey
-    let certificate: Certificate
-    let certificates: [[UInt8]]
+package struct ReceiptSigner {
+    package let key: ReceiptSigningKey
+    package let certificate: Certificate
+    package let certificates: [[UInt8]]
 }
 
 /// The receipt side: "Fraud Receipt Signing" ← "Application Integration CA 5" ← "Root CA - G3" shapes.
 /// The signer carries the receipt-signing marker extension, as Apple's does.
-struct ReceiptPKI {
-    static let rootName = "TrustSuite Test Root CA - G3"
-    static let intermediateName = "TrustSuite Test Application Integration CA 5 - G1"
-    static let signerName = "TrustSuite Test Application Attestation Fraud Receipt Signing"
-    static let developerName = "TrustSuite Test Developer Certificate"
-    static let weakIntermediateName = "TrustSuite Test Integration CA without keyCertSign"
-    static let siblingName = "TrustSuite Test Application Integration CA 6 - G1"
+package struct ReceiptPKI {
+    package static let rootName = "TrustSuite Test Root CA - G3"
+    package static let intermediateName = "TrustSuite Test Application Integration CA 5 - G1"
+    package static let signerName = "TrustSuite Test Application Attestation Fraud Receipt Signing"
+    package static let developerName = "TrustSuite Test Developer Certificate"
+    package static let weakIntermediateName = "TrustSuite Test Integration CA without keyCertSign"
+    package static let siblingName = "TrustSuite Test Application Integration CA 6 - G1"
 
     /// Signers the pinning vectors use besides Apple's shape.
-    enum SignerChoice: Equatable {
+    package enum SignerChoice: Equatable {
         case standard
         /// A leaf of the right CA without the marker (a developer certificate).
         case unmarked
@@ -192,18 +192,18 @@ struct ReceiptPKI {
         case crossSigned(count: Int)
     }
 
-    let rootKey: P384.Signing.PrivateKey
-    let intermediateKey: P384.Signing.PrivateKey
-    let signerKey: P256.Signing.PrivateKey
-    let root: [UInt8]
-    let intermediate: [UInt8]
-    let signer: [UInt8]
-    let signerCertificate: Certificate
-    let signerNotBefore: Date
-    let signerNotAfter: Date
+    package let rootKey: P384.Signing.PrivateKey
+    package let intermediateKey: P384.Signing.PrivateKey
+    package let signerKey: P256.Signing.PrivateKey
+    package let root: [UInt8]
+    package let intermediate: [UInt8]
+    package let signer: [UInt8]
+    package let signerCertificate: Certificate
+    package let signerNotBefore: Date
+    package let signerNotAfter: Date
     private let pki: GeneratorPKI
 
-    init(_ pki: GeneratorPKI) throws {
+    package init(_ pki: GeneratorPKI) throws {
         self.pki = pki
         rootKey = pki.p384("receipt-root")
         intermediateKey = pki.p384("receipt-intermediate")
@@ -222,7 +222,7 @@ struct ReceiptPKI {
 
     /// The chain as it was issued earlier (a software device's stored CA):
     /// keys from the seed, certificates as stored.
-    init(_ pki: GeneratorPKI, root: [UInt8], intermediate: [UInt8], signer: [UInt8]) throws {
+    package init(_ pki: GeneratorPKI, root: [UInt8], intermediate: [UInt8], signer: [UInt8]) throws {
         self.pki = pki
         rootKey = pki.p384("receipt-root")
         intermediateKey = pki.p384("receipt-intermediate")
@@ -236,11 +236,11 @@ struct ReceiptPKI {
     }
 
     /// The receipt-signing marker extension (1.2.840.113635.100.12.15), value NULL.
-    static var marker: Certificate.Extension {
+    package static var marker: Certificate.Extension {
         Certificate.Extension(oid: ReceiptVerifier.signerMarkerOID, critical: false, value: [0x05, 0x00])
     }
 
-    func signer(_ choice: SignerChoice) throws -> ReceiptSigner {
+    package func signer(_ choice: SignerChoice) throws -> ReceiptSigner {
         switch choice {
         case .standard:
             return ReceiptSigner(key: .p256(signerKey), certificate: signerCertificate, certificates: [signer, intermediate, root])

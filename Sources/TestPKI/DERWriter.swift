@@ -14,13 +14,13 @@ package enum TLV {
 
     package static func node(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] { [tag] + length(content.count) + content }
     package static func sequence(_ parts: [UInt8]...) -> [UInt8] { node(0x30, parts.flatMap { $0 }) }
-    static func set(_ parts: [[UInt8]]) -> [UInt8] { node(0x31, parts.flatMap { $0 }) }
-    static func octets(_ bytes: [UInt8]) -> [UInt8] { node(0x04, bytes) }
-    static func explicit(_ number: UInt8, _ content: [UInt8]) -> [UInt8] { node(0xA0 | number, content) }
+    package static func set(_ parts: [[UInt8]]) -> [UInt8] { node(0x31, parts.flatMap { $0 }) }
+    package static func octets(_ bytes: [UInt8]) -> [UInt8] { node(0x04, bytes) }
+    package static func explicit(_ number: UInt8, _ content: [UInt8]) -> [UInt8] { node(0xA0 | number, content) }
 
     /// A constructed context-specific node of any tag number (the high-tag
     /// form from 31 on, as Apple's extensions use for tags such as 1400).
-    static func explicitTag(_ number: UInt, _ content: [UInt8]) -> [UInt8] {
+    package static func explicitTag(_ number: UInt, _ content: [UInt8]) -> [UInt8] {
         guard number >= 31 else { return node(0xA0 | UInt8(number), content) }
         var digits: [UInt8] = [UInt8(number & 0x7F)]
         var rest = number >> 7
@@ -31,7 +31,7 @@ package enum TLV {
         return [0xBF] + digits + length(content.count) + content
     }
 
-    static func integer(_ value: Int) -> [UInt8] {
+    package static func integer(_ value: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         var v = value
         repeat {
@@ -42,7 +42,7 @@ package enum TLV {
         return node(0x02, bytes)
     }
 
-    static func oid(_ arcs: [UInt]) -> [UInt8] {
+    package static func oid(_ arcs: [UInt]) -> [UInt8] {
         guard arcs.count >= 2 else { return node(0x06, []) }
         var content: [UInt8] = [UInt8(arcs[0] * 40 + arcs[1])]
         for arc in arcs.dropFirst(2) {
@@ -58,10 +58,10 @@ package enum TLV {
     }
 
     /// BER: an indefinite-length constructed node (closed by end-of-contents).
-    static func indefinite(_ tag: UInt8, _ parts: [[UInt8]]) -> [UInt8] { [tag, 0x80] + parts.flatMap { $0 } + [0, 0] }
+    package static func indefinite(_ tag: UInt8, _ parts: [[UInt8]]) -> [UInt8] { [tag, 0x80] + parts.flatMap { $0 } + [0, 0] }
 
     /// BER: an OCTET STRING split in chunks of `size` bytes, as Apple sends receipt payloads.
-    static func chunkedOctets(_ bytes: [UInt8], size: Int) -> [UInt8] {
+    package static func chunkedOctets(_ bytes: [UInt8], size: Int) -> [UInt8] {
         var chunks: [[UInt8]] = []
         var index = 0
         while index < bytes.count {

@@ -5,56 +5,58 @@ import SwiftASN1
 import X509
 
 /// Everything one receipt is built from.
-struct ReceiptSpec {
-    enum Certificates { case apple, signerOnly, withoutSigner, derOrder }
+package struct ReceiptSpec {
+    package enum Certificates { case apple, signerOnly, withoutSigner, derOrder }
 
-    var kind = "ATTEST"
-    var appId = AppAttestVectors.appId
-    var attestedCertificate: [UInt8] = []
-    var clientHash = AppAttestVectors.clientDataHash
-    var token: [UInt8] = Array("trustsuite-receipt-token".utf8)
-    var environment = "production"
-    var creation: Date
-    var creationText: String? = nil
-    var expiration: Date?
-    var riskMetric: Int? = nil
-    var notBefore: Date? = nil
-    var extraFields: [(type: Int, version: Int, value: [UInt8])] = []
-    var omit: Set<Int> = []
+    package var kind = "ATTEST"
+    package var appId = TestIdentity.appId
+    package var attestedCertificate: [UInt8] = []
+    package var clientHash = TestIdentity.clientDataHash
+    package var token: [UInt8] = Array("trustsuite-receipt-token".utf8)
+    package var environment = "production"
+    package var creation: Date
+    package var creationText: String? = nil
+    package var expiration: Date?
+    package var riskMetric: Int? = nil
+    package var notBefore: Date? = nil
+    package var extraFields: [(type: Int, version: Int, value: [UInt8])] = []
+    package var omit: Set<Int> = []
     /// Apple's form: indefinite lengths and the payload in 1000-byte chunks.
-    var ber = true
-    var signedAttributes = false
-    var wrongMessageDigest = false
-    var digestWithNull = true
-    var certificates: Certificates = .apple
-    var otherSignerKey = false
-    var tamperPayload = false
-    var signerSerialOffset = 0
-    var digestOID: [UInt] = [2, 16, 840, 1, 101, 3, 4, 2, 1]
-    var signatureOID: [UInt] = [1, 2, 840, 10045, 4, 3, 2]
-    var payloadOverride: [UInt8]? = nil
-    var contentTypeOID: [UInt] = [1, 2, 840, 113549, 1, 7, 2]
-    var twoSigners = false
+    package var ber = true
+    package var signedAttributes = false
+    package var wrongMessageDigest = false
+    package var digestWithNull = true
+    package var certificates: Certificates = .apple
+    package var otherSignerKey = false
+    package var tamperPayload = false
+    package var signerSerialOffset = 0
+    package var digestOID: [UInt] = [2, 16, 840, 1, 101, 3, 4, 2, 1]
+    package var signatureOID: [UInt] = [1, 2, 840, 10045, 4, 3, 2]
+    package var payloadOverride: [UInt8]? = nil
+    package var contentTypeOID: [UInt] = [1, 2, 840, 113549, 1, 7, 2]
+    package var twoSigners = false
     /// Copies of the intermediate appended to the certificate set (the bound's vectors).
-    var extraCertificates = 0
+    package var extraCertificates = 0
     /// Keep only the first N certificates of the signer's set (the bound's tests).
-    var keepCertificates: Int? = nil
+    package var keepCertificates: Int? = nil
     /// Who signs (the pinning vectors).
-    var signer: ReceiptPKI.SignerChoice = .standard
+    package var signer: ReceiptPKI.SignerChoice = .standard
     /// The content-type signed attribute: id-data, absent, or another type.
-    var contentTypeAttribute: [UInt]? = [1, 2, 840, 113549, 1, 7, 1]
+    package var contentTypeAttribute: [UInt]? = [1, 2, 840, 113549, 1, 7, 1]
 
-    init(pki: GeneratorPKI) {
+    package init(pki: GeneratorPKI) {
         creation = pki.now.addingTimeInterval(-10)
         expiration = pki.now.addingTimeInterval(90 * 86_400)
     }
 }
 
 /// Builds CMS SignedData receipts by hand (DER or Apple's BER shape).
-struct ReceiptBuilder {
-    let pki: ReceiptPKI
+package struct ReceiptBuilder {
+    package let pki: ReceiptPKI
 
-    func payload(_ spec: ReceiptSpec) -> [UInt8] {
+    package init(pki: ReceiptPKI) { self.pki = pki }
+
+    package func payload(_ spec: ReceiptSpec) -> [UInt8] {
         if let override = spec.payloadOverride { return override }
         typealias F = Receipt.FieldType
         var fields: [(Int, Int, [UInt8])] = [
@@ -78,11 +80,11 @@ struct ReceiptBuilder {
         return TLV.set(Array(encoded.dropFirst()) + Array(encoded.prefix(1)))
     }
 
-    func algorithm(_ oid: [UInt], null: Bool) -> [UInt8] {
+    package func algorithm(_ oid: [UInt], null: Bool) -> [UInt8] {
         null ? TLV.sequence(TLV.oid(oid), [0x05, 0x00]) : TLV.sequence(TLV.oid(oid))
     }
 
-    func build(_ spec: ReceiptSpec) throws -> (bytes: [UInt8], payload: [UInt8]) {
+    package func build(_ spec: ReceiptSpec) throws -> (bytes: [UInt8], payload: [UInt8]) {
         let payload = payload(spec)
         var attributes: [UInt8]? = nil
         var signed = payload

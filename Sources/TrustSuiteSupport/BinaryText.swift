@@ -92,3 +92,32 @@ public enum BinaryText {
         Data(bytes).base64EncodedString()
     }
 }
+
+/// A binary vector field in standard base64 with padding (spec/vectors.md):
+/// malformed text is a decoding error, never empty bytes.
+public struct Base64Bytes: Decodable, Sendable, Hashable {
+    public let bytes: [UInt8]
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let bytes = BinaryText.base64(text) else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath,
+                                                                    debugDescription: "must be standard base64"))
+        }
+        self.bytes = bytes
+    }
+}
+
+/// A binary vector field whose name ends in `Hex`: malformed hex is a
+/// decoding error, never empty bytes.
+public struct HexBytes: Decodable, Sendable, Hashable {
+    public let bytes: [UInt8]
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let bytes = BinaryText.hex(text) else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "must be hex"))
+        }
+        self.bytes = bytes
+    }
+}

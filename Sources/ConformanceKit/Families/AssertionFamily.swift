@@ -1,0 +1,27 @@
+import TrustSuiteSupport
+
+/// `app-attest-assertion` (spec/vectors.md; spec/app-attest.md).
+public enum AssertionFamily: FamilyContract {
+    public static var family: Family { .appAttestAssertion }
+
+    public struct Input: Decodable, Sendable, LaunchPolicyInput {
+        public var assertion: Base64Bytes
+        public var clientData: Base64Bytes
+        /// X9.63 uncompressed point or SPKI DER.
+        public var publicKey: Base64Bytes
+        public var appId: String
+        public var previousCounter: UInt32
+        public var allowedValidationCategories: [UInt32]?
+        public var minimumBundleVersion: String?
+        public var missingLaunchData: MissingLaunchData?
+    }
+
+    public struct Output: Decodable, Sendable {
+        public var counter: Int64?
+        public var extensions: String?
+    }
+
+    public static func problem(_ input: Input, output: Output?, flags: [String]) -> String? {
+        LaunchPolicyFields.problem(input, flags: flags)
+    }
+}

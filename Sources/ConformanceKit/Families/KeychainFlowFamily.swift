@@ -1,0 +1,97 @@
+import TrustSuiteSupport
+
+/// `keychain-flow` (spec/keychain-flows.md, "Vectors"): a trace of SecItem
+/// and LAContext calls; each step answers `{status, prompts}` (plus `data`
+/// and `count` for reads).
+public enum KeychainFlowFamily: FamilyContract {
+    public static var family: Family { .keychainFlow }
+
+    public enum Op: String, StrictVocabulary {
+        case add, generateKey, copyMatching, update, delete, sign
+        case evaluatePolicy, canEvaluatePolicy, evaluateAccessControl, invalidateContext, device
+    }
+
+    public enum ItemClass: String, StrictVocabulary { case genericPassword, key }
+    public enum AuthenticationUI: String, StrictVocabulary { case allow, skip, fail }
+    public enum MatchLimit: String, StrictVocabulary { case one, all }
+    public enum Policy: String, StrictVocabulary { case deviceOwnerAuthentication, deviceOwnerAuthenticationWithBiometrics }
+
+    /// What `add` and `generateKey` create.
+    public struct Item: Decodable, Sendable {
+        public var `class`: ItemClass?
+        public var service: String?
+        public var account: String?
+        public var accessGroup: String?
+        public var applicationTag: String?
+        public var keyClass: String?
+        public var tokenID: String?
+        public var protection: String?
+        public var flags: [String]?
+        public var synchronizable: Bool?
+        public var data: Base64Bytes?
+        public var useAuthenticationUI: AuthenticationUI?
+    }
+
+    /// The query of `copyMatching`, `update`, `delete`, `sign`, `evaluateAccessControl`.
+    /// `returnAttributes`, `returnRef` and `operationPrompt` are part of the
+    /// call (spec/keychain-flows.md) but change neither status nor prompts,
+    /// the only answers a step has; the reference reads none of them.
+    public struct Query: Decodable, Sendable {
+        public var `class`: ItemClass?
+        public var service: String?
+        public var account: String?
+        public var accessGroup: String?
+        public var synchronizable: Bool?
+        public var applicationTag: String?
+        public var keyClass: String?
+        public var tokenID: String?
+        public var matchLimit: MatchLimit?
+        public var returnData: Bool?
+        public var returnAttributes: Bool?
+        public var returnRef: Bool?
+        public var useAuthenticationUI: AuthenticationUI?
+        public var operationPrompt: String?
+    }
+
+    /// What `update` may change.
+    public struct Changes: Decodable, Sendable {
+        public var service: String?
+        public var account: String?
+        public var data: Base64Bytes?
+    }
+
+    public struct Step: TraceStep {
+        public var op: Op
+        public var item: Item?
+        public var query: Query?
+        public var changes: Changes?
+        public var message: Base64Bytes?
+        public var operation: KeychainOperationName?
+        public var policy: Policy?
+        public var context: String?
+        public var event: DeviceEventName?
+        public var user: UserName?
+        public var expect: Answer?
+    }
+
+    public struct Answer: Codable, Hashable, Sendable {
+        /// The OSStatus (`0`, `-25300` …).
+        public var status: Int32
+        public var prompts: Int
+        public var data: String?
+        public var count: Int?
+    }
+
+    public struct Input: Decodable, Sendable {
+        public var device: DeviceShape?
+        public var steps: [Step]
+    }
+
+    public struct Output: Decodable, Sendable {
+        public var steps: [Answer]
+    }
+
+    public static func problem(_ input: Input, output: Output?, flags: [String]) -> String? {
+        Trace.problem(input.steps, output: output?.steps)
+    }
+}
