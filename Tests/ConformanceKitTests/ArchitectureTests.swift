@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import TestSupport
+import TrustSuiteSupport
+
+/// docs/architecture.md's module map is the manifest's: the arrows between
+/// the package's own targets, as `swift package dump-package` reports them.
+/// And the two test doubles a server team links stay free of the runner, the
+/// subjects and the generator (issue 24).
+@Suite struct ArchitectureTests {
+    /// Each non-test target of the manifest with its dependencies on the package's own targets.
+    static func manifestMap() throws -> [String: [String]] {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("trustsuite-dump-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // A scratch path of its own: the package's .build may be locked by the running `swift test`.
+        process.arguments = ["swift", "package", "--package-path", Checkout.root.path, "--scratch-path", scratch.path, "dump-package"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "swift package dump-package failed")
+        let dump = try JSONDecoder().decode(JSONValue.self, from: data)
+        let targets = dump["targets"]?.arrayValue ?? []
+        let ours = Set(targets.compactMap { $0["name"]?.stringValue })
+        var map: [String: [String]] = [:]
+        for target in targets where target["type"]?.stringValue != "test" {
+            guard let name = target["name"]?.stringValue, name != "TestSupport" else { continue }
+            map[name] = (target["dependencies"]?.arrayValue ?? []).compactMap { dependency in
+                let named = dependency["byName"]?.arrayValue?.first ?? dependency["target"]?.arrayValue?.first
+                return named?.stringValue.flatMap { ours.contains($0) ? $0 : nil }
+            }
+        }
+        return map
+    }
+
+    /// The block after `<!-- module-map … -->` in docs/architecture.md: `NAME → A, B` per line.
+    static func documentedMap() throws -> [String: [String]] {
+        let text = try String(contentsOf: Checkout.path("docs", "architecture.md"), encoding: .utf8)
+        let marker = try #require(text.range(of: "<!-- module-map"))
+        let rest = text[marker.upperBound...]
+        let open = try #require(rest.range(of: "```\n"))
+        let close = try #require(rest[open.upperBound...].range(of: "```"))
+        var map: [String: [String]] = [:]
+        for line in rest[open.upperBound..<close.lowerBound].split(separator: "\n") {
+            let parts = line.components(separatedBy: "→")
+            try #require(parts.count == 2, "not NAME → DEPENDENCIES: \(line)")
+            let name = parts[0].trimmingCharacters(in: .whitespaces)
+            let list = parts[1].trimmingCharacters(in: .whitespaces)
+            map[name] = list == "(nothing of ours)" ? [] : list.components(separatedBy: ", ")
+        }
+        return map
+    }
+
+    @Test func documentedModuleMapIsTheManifests() throws {
+        let manifest = try Self.manifestMap()
+        let documented = try Self.documentedMap()
+        #expect(Set(documented.keys) == Set(manifest.keys))
+        for (name, dependencies) in manifest.sorted(by: { $0.key < $1.key }) {
+            #expect(Set(documented[name] ?? []) == Set(dependencies), "\(name): documented \(documented[name] ?? []), manifest \(dependencies)")
+        }
+    }
+
+    /// Everything `name` reaches through the package's own targets.
+    static func reach(_ name: String, in map: [String: [String]]) -> Set<String> {
+        var seen = Set<String>()
+        var work = map[name] ?? []
+        while let next = work.popLast() {
+            if seen.insert(next).inserted { work += map[next] ?? [] }
+        }
+        return seen
+    }
+
+    @Test(arguments: ["DeviceCheckService", "AppAttestDevice"])
+    func testDoublesDependOnNothingOfTheRunner(_ name: String) throws {
+        let reached = Self.reach(name, in: try Self.manifestMap())
+        #expect(reached.isDisjoint(with: ["ConformanceKit", "ReferenceSubjects", "AppAttestGenerator"]), "\(name) reaches \(reached.sorted())")
+    }
+
+    @Test func supportDependsOnNothingOfOurs() throws {
+        #expect(try Self.manifestMap()["TrustSuiteSupport"] == [])
+    }
+}
