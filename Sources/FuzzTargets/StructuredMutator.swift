@@ -43,10 +43,12 @@ public enum StructuredAttestation {
         return made.object
     }()
 
-    /// A small deterministic generator (SplitMix64) seeded by libFuzzer.
-    struct Random {
+    /// A small deterministic generator (SplitMix64) seeded by libFuzzer
+    /// (and by the debug-build fuzz smoke of the tests).
+    package struct Random: RandomNumberGenerator {
         var state: UInt64
-        mutating func next() -> UInt64 {
+        package init(state: UInt64) { self.state = state }
+        package mutating func next() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
             var z = state
             z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

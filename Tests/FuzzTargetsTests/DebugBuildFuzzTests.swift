@@ -21,17 +21,8 @@ import TestSupport
     /// Mutated inputs per harness (a few seconds in a debug build).
     static let inputsPerHarness = 3000
 
-    /// SplitMix64: a seeded generator, so every run makes the same inputs.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// The fuzz mutator's seeded generator (SplitMix64), so every run makes the same inputs.
+    typealias SeededGenerator = StructuredAttestation.Random
 
     /// Bytes that steer a CBOR head: the length-width markers, indefinite
     /// starts, break, the largest values.
