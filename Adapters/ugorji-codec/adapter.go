@@ -12,8 +12,10 @@ import (
 // version is set by Adapters/build.sh from the installed Debian package.
 var version = "unknown"
 
-// The spec/cbor.md nesting limit of wellFormed mode.
-const maxDepth = 64
+// The spec/cbor.md nesting limit of wellFormed mode is 64 arrays or maps;
+// the library counts the innermost item as a level too (64 arrays around an
+// integer are 65 levels to it), so its MaxDepth is one more.
+const maxDepth = 64 + 1
 
 // decode reads one item into an empty interface with the handle's checks
 // on (UTF-8 validation, the depth limit); the library's Decode stops after
