@@ -6,7 +6,9 @@ the reproduction command of docs/findings.md.
     Adapters/ask.py NAME cbor HEX [MODE]    # any cbor input (mode wellFormed by default)
 
 The adapter runs as the matrix runs it (its command, in Adapters/); the
-reply line is printed as the adapter wrote it."""
+reply line is printed as the adapter wrote it, or, when the adapter died
+without replying, {"result": "crash"} with its exit status (negative: the
+signal) and last stderr line."""
 import glob
 import json
 import os
@@ -43,7 +45,11 @@ def main(argv):
     done = subprocess.run(["bash", "-c", "exec " + entries[argv[1]]["command"]], cwd=HERE, input=request + "\n",
                           capture_output=True, text=True, timeout=60)
     lines = done.stdout.splitlines()
-    print(lines[1] if len(lines) > 1 else f"no reply (exit status {done.returncode}): {done.stderr.strip()[-500:]}")
+    if len(lines) > 1:
+        print(lines[1])
+    else:  # the adapter died on this input: its exit status and last stderr line
+        last = (done.stderr.strip().splitlines() or [""])[-1]
+        print(json.dumps({"id": "1", "result": "crash", "exitStatus": done.returncode, "stderr": last[:300]}))
 
 
 if __name__ == "__main__":

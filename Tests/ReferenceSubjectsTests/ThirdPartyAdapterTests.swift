@@ -15,29 +15,12 @@ import TestSupport
 /// `Adapters/NAME/expected.json`: a library that behaves differently (a new
 /// failure, or a listed one that now passes) turns the test red and names
 /// the vector.
-@Suite(.enabled(if: ThirdPartyAdapterTests.installed, Comment(rawValue: ThirdPartyAdapterTests.notInstalledReason)))
+@Suite(.enabled(if: ThirdPartyAdapters.installed, Comment(rawValue: ThirdPartyAdapters.notInstalledReason)))
 struct ThirdPartyAdapterTests {
-    static let listPath = Locations.packageRoot.appendingPathComponent("Adapters/adapters.json").path
-    static let list: Result<AdapterList, VectorLoadError> = {
-        do throws(VectorLoadError) { return .success(try AdapterList.load(path: listPath)) } catch { return .failure(error) }
-    }()
-    static var entries: [AdapterList.Entry] { (try? list.get().entries) ?? [] }
-
-    /// What .ci/run makes before the tests: the adapters' virtual
-    /// environment and the compiled adapters.
-    static var installed: Bool {
-        let root = Locations.packageRoot
-        return FileManager.default.isExecutableFile(atPath: root.appendingPathComponent(".venv-adapters/bin/python").path)
-            && FileManager.default.fileExists(atPath: root.appendingPathComponent(".build-adapters/bin").path)
-    }
-
-    static let notInstalledReason =
-        "the third-party adapters are not installed: run .ci/run (Debian packages, .venv-adapters, Adapters/build.sh)"
-
     static let vectors: [Vector] = Family.allCases.flatMap { FixtureVectors.cases($0).map(\.vector) }
 
     @Test func listCoversTheAdapterFolders() throws {
-        let list = try list.get()
+        let list = try ThirdPartyAdapters.list.get()
         #expect(list.entries.count >= 15)
         #expect(Set(list.entries.map(\.language)).count >= 6)
         let adapters = Locations.packageRoot.appendingPathComponent("Adapters")
@@ -47,9 +30,9 @@ struct ThirdPartyAdapterTests {
         #expect(Set(folders) == Set(list.entries.map(\.name)), "every folder with a README and expected.json is listed, and only those")
     }
 
-    @Test(arguments: entries.map(\.name))
+    @Test(arguments: ThirdPartyAdapters.entries.map(\.name))
     func failsExactlyAsExpected(_ name: String) async throws {
-        let list = try list.get()
+        let list = try ThirdPartyAdapters.list.get()
         let entry = try #require(list.entries.first { $0.name == name })
         let marker = "trustsuite-adapter-test-\(UUID().uuidString)"
         // The marker (an argument the adapter ignores) finds its processes.
@@ -72,10 +55,110 @@ struct ThirdPartyAdapterTests {
         #expect(Reports.junit(report).components(separatedBy: "<testcase ").count - 1 == Self.vectors.count)
         #expect(Reports.scorecard(report).contains("accInv"))
 
-        let expected = try ExpectedFailures(path: Locations.packageRoot.appendingPathComponent("Adapters/\(name)/expected.json").path)
+        let expected = try ThirdPartyAdapters.expected(name)
         let (unexpected, nowPassing) = expected.compare(report)
         #expect(unexpected.isEmpty, "\(name) fails vectors its expected.json does not list:\n\(unexpected.joined(separator: "\n"))")
         #expect(nowPassing.isEmpty, "\(name) no longer fails these expected.json entries:\n\(nowPassing.joined(separator: "\n"))")
+    }
+}
+
+/// Adapters/adapters.json and whether .ci/run installed what it lists.
+enum ThirdPartyAdapters {
+    static let root = Locations.packageRoot.appendingPathComponent("Adapters")
+    static let list: Result<AdapterList, VectorLoadError> = {
+        do throws(VectorLoadError) {
+            return .success(try AdapterList.load(path: root.appendingPathComponent("adapters.json").path))
+        } catch {
+            return .failure(error)
+        }
+    }()
+    static var entries: [AdapterList.Entry] { (try? list.get().entries) ?? [] }
+
+    /// What .ci/run makes before the tests: the adapters' virtual
+    /// environment and the compiled adapters.
+    static var installed: Bool {
+        let top = Locations.packageRoot
+        return FileManager.default.isExecutableFile(atPath: top.appendingPathComponent(".venv-adapters/bin/python").path)
+            && FileManager.default.fileExists(atPath: top.appendingPathComponent(".build-adapters/bin").path)
+    }
+
+    static let notInstalledReason =
+        "the third-party adapters are not installed: run .ci/run (Debian packages, .venv-adapters, Adapters/build.sh)"
+
+    static func expected(_ name: String) throws -> ExpectedFailures {
+        try ExpectedFailures(path: root.appendingPathComponent("\(name)/expected.json").path)
+    }
+}
+
+/// docs/findings.md: every reproduction command (`Adapters/ask.py NAME …
+/// # verdict`) gives the verdict it states, and every vector id named under
+/// an adapter's heading is one its expected.json lists, so the document
+/// cannot drift from what the libraries do.
+@Suite(.enabled(if: ThirdPartyAdapters.installed, Comment(rawValue: ThirdPartyAdapters.notInstalledReason)))
+struct FindingsDocumentTests {
+    struct Command: Sendable, CustomStringConvertible {
+        let arguments: [String]
+        let verdict: String
+        var description: String { (["Adapters/ask.py"] + arguments).joined(separator: " ") + "  # " + verdict }
+    }
+
+    static let text: String = (try? String(contentsOf: Locations.packageRoot.appendingPathComponent("docs/findings.md"), encoding: .utf8)) ?? ""
+
+    /// The indented `Adapters/ask.py ARGS    # verdict` lines.
+    static let commands: [Command] = text.split(separator: "\n").compactMap { line in
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard trimmed.hasPrefix("Adapters/ask.py "), let hash = trimmed.range(of: "#", options: .backwards) else { return nil }
+        let arguments = trimmed[..<hash.lowerBound].split(separator: " ").dropFirst().map(String.init)
+        return Command(arguments: arguments, verdict: trimmed[hash.upperBound...].trimmingCharacters(in: .whitespaces))
+    }
+
+    @Test func documentHasFindings() {
+        #expect(Self.commands.count >= 30)
+        #expect(Set(Self.commands.compactMap(\.arguments.first)) == Set(ThirdPartyAdapters.entries.map(\.name)),
+                "every adapter has a reproduced finding")
+    }
+
+    @Test(arguments: commands)
+    func reproduces(_ command: Command) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "Adapters/ask.py"] + command.arguments
+        process.currentDirectoryURL = Locations.packageRoot
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let reply = try JSONDecoder().decode(JSONValue.self, from: data)
+        #expect(reply["result"]?.stringValue == command.verdict, "\(command): \(String(decoding: data, as: UTF8.self))")
+    }
+
+    /// `a::{b,c}::d` → `a::b::d`, `a::c::d`.
+    static func expand(_ pattern: String) -> [String] {
+        guard let open = pattern.firstIndex(of: "{"), let close = pattern[open...].firstIndex(of: "}") else { return [pattern] }
+        let head = String(pattern[..<open]), tail = String(pattern[pattern.index(after: close)...])
+        return pattern[pattern.index(after: open)..<close].split(separator: ",").flatMap { expand(head + $0 + tail) }
+    }
+
+    @Test func vectorIdsAreExpectedFailures() throws {
+        var adapter: String?
+        var checked = 0
+        for line in Self.text.split(separator: "\n") {
+            if line.hasPrefix("### `"), let name = line.dropFirst(5).split(separator: "`").first {
+                adapter = String(name)
+            }
+            let pieces = line.split(separator: "`", omittingEmptySubsequences: false)
+            for (index, piece) in pieces.enumerated() where index % 2 == 1 && piece.contains("::") && !piece.contains(" ") {
+                let name = try #require(adapter, "vector id \(piece) before any adapter heading")
+                let expected = try ThirdPartyAdapters.expected(name)
+                for id in Self.expand(String(piece)) {
+                    #expect(expected.patterns.keys.contains { ExpectedFailures.matches(id, $0) }, "\(name): \(id) is not in its expected.json")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked >= 100)
     }
 }
 
