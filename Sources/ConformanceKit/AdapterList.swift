@@ -44,7 +44,8 @@ public struct AdapterList: Sendable {
         do {
             file = try JSONDecoder().decode(File.self, from: Data(bytes))
         } catch {
-            throw VectorLoadError(path: path, "not an adapter list (\(Self.schema)): \(error)")
+            let reason = String(String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ").prefix(300))
+            throw VectorLoadError(path: path, "not an adapter list (\(Self.schema)): \(reason)")
         }
         guard file.schema == schema else { throw VectorLoadError(path: path, "schema \"\(file.schema)\", expected \"\(schema)\"") }
         guard !file.adapters.isEmpty else { throw VectorLoadError(path: path, "lists no adapter") }

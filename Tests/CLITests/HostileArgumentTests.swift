@@ -78,6 +78,8 @@ import TestSupport
             ["matrix"], ["matrix", "--adapter", "noequals", "--json", missing + ".json"],
             ["matrix", "--adapter", "=cat", "--json", missing + ".json"], ["matrix", "--markdown", directory],
             ["matrix", "--adapter", "reference=cat", "--json", missing + ".json"], ["matrix", "--timeout", "inf", "--json", missing],
+            ["matrix", "--adapters", missing, "--json", missing + ".json"], ["matrix", "--adapters", directory, "--json", missing + ".json"],
+            ["matrix", "--adapters", garbage, "--json", missing + ".json"],
             ["list", "--fixtures", missing, "--only"], ["list", "--fixtures", directory + "/\u{1}x", "--only"], ["list", "--fixtures", garbage, "--only"],
             ["adapter", "--bogus"],
             // verify
