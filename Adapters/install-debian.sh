@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages of Adapters/debian-packages.txt that are
 # missing or at another version than pinned (apt-get update only when
-# something is to be installed), plus a JDK and Node.js when absent.
+# something is to be installed), plus a JDK, Node.js and cargo when absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 wanted=()
@@ -19,6 +19,7 @@ while read -r line; do
 done < Adapters/debian-packages.txt
 command -v javac >/dev/null 2>&1 || wanted+=(default-jdk-headless)
 command -v node >/dev/null 2>&1 || wanted+=(nodejs)
+command -v cargo >/dev/null 2>&1 || wanted+=(cargo)
 if [ ${#wanted[@]} -gt 0 ]; then
   echo "installing for the adapters: ${wanted[*]}"
   export DEBIAN_FRONTEND=noninteractive
