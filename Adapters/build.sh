@@ -44,4 +44,4 @@ directory = "/usr/share/cargo/registry"
 offline = true
 TOML
 CARGO_HOME="$PWD/$out/cargo-home" cargo build --quiet --release --offline \
-  --manifest-path Adapters/serde-cbor/Cargo.toml --target-dir "$out/rust"
+  --manifest-path Adapters/serde-cbor/Cargo.toml --target-dir "$out/rust" </dev/null
