@@ -52,10 +52,14 @@ def answer(handlers, request):
         return verdict("invalid", error=f"{type(error).__name__}: {error}"[:500])
 
 
-def serve(name, version, handlers, grade_outputs=False):
+def serve(name, version, handlers, grade_outputs=False, caller_checks=()):
+    """`caller_checks`: checks the adapter performs itself because the
+    library leaves them to its caller (the hello's "callerChecks")."""
     hello = {"adapter": name, "version": version, "families": sorted(handlers)}
     if grade_outputs:
         hello["gradeOutputs"] = True
+    if caller_checks:
+        hello["callerChecks"] = list(caller_checks)
     print(json.dumps(hello), flush=True)
     for line in sys.stdin:
         if not line.strip():

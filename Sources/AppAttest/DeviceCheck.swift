@@ -51,6 +51,12 @@ public struct DeviceCheckServer: Sendable {
         public var bit0: Bool
         public var bit1: Bool
         public var month: String
+
+        public init(bit0: Bool, bit1: Bool, month: String) {
+            self.bit0 = bit0
+            self.bit1 = bit1
+            self.month = month
+        }
     }
 
     /// Longest device token accepted (real ones are about 2.5 KiB of base64).
@@ -68,6 +74,23 @@ public struct DeviceCheckServer: Sendable {
     /// valid developer JWT in the Authorization header.
     public mutating func handle(
         _ endpoint: Endpoint, request: [String: Field], team: String = "TEAM", authorized: Bool = true, at time: Date
+    ) -> Response {
+        apply(endpoint, request: request, team: team, authorized: authorized, at: time).response
+    }
+
+    /// Handles one request as `handle` does and also names the key whose
+    /// state an update changed (nil for anything else): a service persists
+    /// `states[changedKey]` instead of every device.
+    public mutating func apply(
+        _ endpoint: Endpoint, request: [String: Field], team: String, authorized: Bool, at time: Date
+    ) -> (response: Response, changedKey: String?) {
+        var changed: String?
+        let response = respond(endpoint, request: request, team: team, authorized: authorized, at: time, changed: &changed)
+        return (response, changed)
+    }
+
+    private mutating func respond(
+        _ endpoint: Endpoint, request: [String: Field], team: String, authorized: Bool, at time: Date, changed: inout String?
     ) -> Response {
         guard authorized else { return Response(status: 401, body: .text(Message.unauthorized)) }
         guard case .string(let token)? = request["device_token"], !token.isEmpty, token.utf8.count <= Self.maxTokenLength,
@@ -105,6 +128,7 @@ public struct DeviceCheckServer: Sendable {
             let old = states[key]
             states[key] = State(bit0: bits[0] ?? old?.bit0 ?? false, bit1: bits[1] ?? old?.bit1 ?? false,
                                 month: String(RFC3339.format(time).prefix(7)))
+            changed = key
             return Response(status: 200, body: .empty)
         }
     }

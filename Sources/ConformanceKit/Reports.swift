@@ -45,10 +45,11 @@ public enum Reports {
     }
 
     /// The text scorecard: one line per family (and per cbor mode), then
-    /// every case that did not pass, accepted-invalid cases first.
+    /// every case that did not pass, accepted-invalid cases first. Text an
+    /// adapter supplied is escaped for the terminal (`TerminalText`).
     public static func scorecard(_ report: RunReport, maxListed: Int = 50) -> String {
         var lines: [String] = []
-        lines.append("TrustSuite scorecard — subject: \(report.subject)")
+        lines.append("TrustSuite scorecard — subject: \(TerminalText.escape(report.subject))")
         let summary = rows(report.cases)
         let labels = summary.flatMap { [$0.family.label] + $0.parts.map { "  " + $0.label } }
         let width = max(8, labels.map(\.count).max() ?? 8)
@@ -70,8 +71,8 @@ public enum Reports {
             lines.append("Not passed (\(problems.count)), accepted-invalid first:")
             for result in problems.prefix(maxListed) {
                 let marker = result.acceptedInvalid ? "!! " : "   "
-                lines.append("\(marker)[\(result.grade.rawValue)] \(result.vector.id) "
-                             + "(\(result.vector.file) tcId \(result.vector.tcId)): \(result.message)")
+                lines.append(marker + TerminalText.escape("[\(result.grade.rawValue)] \(result.vector.id) "
+                             + "(\(result.vector.file) tcId \(result.vector.tcId)): \(result.message)"))
             }
             if problems.count > maxListed { lines.append("   … \(problems.count - maxListed) more (see --json)") }
         }

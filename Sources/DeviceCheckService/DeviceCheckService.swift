@@ -2,10 +2,13 @@ import AppAttest
 import Crypto
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import JWTKit
 import Logging
 import NIOCore
+import ServiceLifecycle
 import TrustSuiteSupport
+import UnixSignals
 
 /// Why the service cannot start (bad key file, unreadable state file).
 public struct DeviceCheckServiceError: Error, CustomStringConvertible, Sendable {
@@ -84,83 +87,6 @@ struct DeveloperToken: JWTPayload {
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
-/// The DeviceCheck model behind an actor: each request is applied whole, in
-/// turn, so two clients updating one device never lose an update. With a
-/// state file, an update is answered once a snapshot holding it is on disk
-/// (written atomically); updates that arrive while a snapshot is being
-/// written share the next one (group commit), so a busy service does not
-/// pay one flush per request.
-actor DeviceCheckState {
-    private var server: DeviceCheckServer
-    private let stateFile: URL?
-    /// Updates applied, and updates known to be in a written snapshot.
-    private var applied = 0
-    private var saved = 0
-    private var writing = false
-    private var waiters: [(version: Int, continuation: CheckedContinuation<Result<Void, StateFileError>, Never>)] = []
-
-    init(stateFile: URL?) throws {
-        self.stateFile = stateFile
-        guard let stateFile, let data = FileManager.default.contents(atPath: stateFile.path) else {
-            server = DeviceCheckServer()
-            return
-        }
-        do {
-            server = DeviceCheckServer(states: try JSONDecoder().decode(StoredState.self, from: data).devices)
-        } catch {
-            throw DeviceCheckServiceError("\(stateFile.path) is not a DeviceCheck state file: \(error)")
-        }
-    }
-
-    struct StoredState: Codable {
-        var format = "trustsuite-devicecheck-state/1"
-        var devices: [String: DeviceCheckServer.State]
-    }
-
-    func handle(_ endpoint: DeviceCheckServer.Endpoint, request: [String: DeviceCheckServer.Field], team: String,
-                authorized: Bool, at time: Date) async throws(StateFileError) -> DeviceCheckServer.Response {
-        let response = server.handle(endpoint, request: request, team: team, authorized: authorized, at: time)
-        guard let stateFile, endpoint == .updateTwoBits, response.status == 200 else { return response }
-        applied += 1
-        let version = applied
-        if !writing {
-            writing = true
-            Task { await self.writeSnapshots(to: stateFile) }
-        }
-        let result = await withCheckedContinuation { waiters.append((version, $0)) }
-        try result.get()
-        return response
-    }
-
-    /// Writes snapshots until every applied update is in one, answering the
-    /// waiters each snapshot covers.
-    private func writeSnapshots(to url: URL) async {
-        while saved < applied {
-            let version = applied
-            let result = await Self.write(StoredState(devices: server.states), to: url)
-            saved = version
-            let covered = waiters.filter { $0.version <= version }
-            waiters.removeAll { $0.version <= version }
-            for waiter in covered { waiter.continuation.resume(returning: result) }
-        }
-        writing = false
-    }
-
-    /// Encodes and writes off the actor, so requests go on meanwhile.
-    private nonisolated static func write(_ state: StoredState, to url: URL) async -> Result<Void, StateFileError> {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        do {
-            try AtomicFile.write(try encoder.encode(state), to: url)
-            return .success(())
-        } catch let error as StateFileError {
-            return .failure(error)
-        } catch {
-            return .failure(StateFileError(description: "cannot encode the state: \(error)"))
-        }
-    }
-}
-
 /// A local stand-in for Apple's DeviceCheck service
 /// (`api.development.devicecheck.apple.com`): `/v1/validate_device_token`,
 /// `/v1/query_two_bits` and `/v1/update_two_bits` as spec/app-attest.md
@@ -175,6 +101,12 @@ public struct DeviceCheckService: Sendable {
         public var stateFile: URL?
         /// Largest request body read (larger ones get 413).
         public var maxBodySize = 64 * 1024
+        /// Idle, header and body limits per connection.
+        public var timeouts = ConnectionTimeouts()
+        /// After SIGTERM or SIGINT, how long requests in progress may take
+        /// before their connections are cut: a stalled client cannot hold
+        /// the service up (the round-3 audit saw SIGTERM wait for one).
+        public var shutdownGrace: Duration = .seconds(5)
 
         public init(host: String = "127.0.0.1", port: Int, team: String, keys: [DeveloperKey], stateFile: URL? = nil) {
             self.host = host
@@ -225,13 +157,32 @@ public struct DeviceCheckService: Sendable {
         }
         var logger = Logger(label: "trustsuite.devicecheck")
         logger.logLevel = .error
+        let timeouts = configuration.timeouts
         let app = Application(
             router: router,
+            server: HTTPServerBuilder { responder in
+                TimedHTTP1Channel(inner: HTTP1Channel(responder: responder), timeouts: timeouts)
+            },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "trustsuite-devicecheck"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
-        try await app.runService()
+        var group = ServiceGroupConfiguration(services: [.init(service: app), .init(service: StateGuard(failures: state.failures))],
+                                              gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = configuration.shutdownGrace
+        try await ServiceGroup(configuration: group).run()
+    }
+
+    /// Ends the service group, with the reason, when the state can no longer
+    /// be saved (fail-stop, see `DeviceCheckState`).
+    struct StateGuard: Service {
+        let failures: AsyncStream<StateFileError>
+
+        func run() async throws {
+            for await error in failures.cancelOnGracefulShutdown() {
+                throw DeviceCheckServiceError("the state can no longer be saved: \(error)")
+            }
+        }
     }
 
     /// Answers one request: 401 unless the developer token verifies, then
@@ -275,12 +226,23 @@ public struct DeviceCheckService: Sendable {
     func isAuthorized(_ header: String?) async -> Bool {
         guard let header, header.lowercased().hasPrefix("bearer ") else { return false }
         let token = header.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
-        guard let claims = try? await keys.verify(token, as: DeveloperToken.self) else { return false }
+        // jwt-kit verifies with the key the kid names, whatever the header's
+        // alg says (the round-3 audit passed `none`, HS256, RS256 and ES384
+        // headers over ES256 signatures): Apple's tokens are ES256 only.
+        guard Self.algorithm(of: token) == "ES256", let claims = try? await keys.verify(token, as: DeveloperToken.self) else { return false }
         let now = Date()
         guard claims.iss.value == configuration.team,
               claims.iat.value <= now.addingTimeInterval(Self.futureSkew),
               now.timeIntervalSince(claims.iat.value) <= Self.tokenLifetime else { return false }
         if let exp = claims.exp, exp.value < now { return false }
         return true
+    }
+
+    /// The `alg` of a compact JWS header, nil when the header is not base64url JSON.
+    static func algorithm(of token: String) -> String? {
+        guard let encoded = token.split(separator: ".", omittingEmptySubsequences: false).first,
+              let bytes = BinaryText.base64Lenient(encoded.utf8),
+              let header = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else { return nil }
+        return header["alg"]?.stringValue
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// Writes all of `bytes` to `descriptor`, retrying short writes and EINTR;
 /// false on an error, with `errno` set (the adapter runner's pipes and the
 /// atomic state files both use it).
-package func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+public func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
     var offset = 0
     while offset < bytes.count {
         let written = bytes.withUnsafeBytes { buffer in
@@ -80,10 +80,11 @@ public enum AtomicFile {
 
     /// Removes the temporary files a killed writer left in `folder` (named
     /// `.NAME.PID.RANDOM.tmp`, mode 0600): those whose writer is no longer
-    /// running. Called when a state folder is opened.
-    public static func removeStaleTemporaries(in folder: URL) {
+    /// running. Called when a state folder is opened. With `named`, only the
+    /// temporaries of that file (for a folder the caller does not own).
+    public static func removeStaleTemporaries(in folder: URL, named: String? = nil) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
-        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+        for name in names where name.hasPrefix(".\(named.map { $0 + "." } ?? "")") && name.hasSuffix(".tmp") {
             let parts = name.split(separator: ".")
             guard parts.count >= 4, let pid = pid_t(parts[parts.count - 3]) else { continue }
             if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH {

@@ -22,6 +22,11 @@ struct MatrixCommand: AsyncParsableCommand {
                                             valueName: "name=command"))
     var adapter: [String] = []
 
+    @Option(name: .long, help: ArgumentHelp(
+        "A list of implementations to compare (Adapters/adapters.json: name, language, library, version, command, families); "
+            + "commands run in the list's folder.", valueName: "file"))
+    var adapters: String?
+
     @OptionGroup var selection: VectorSelection
 
     @Option(name: .long, help: ArgumentHelp("Write the matrix as Markdown to this file.", valueName: "file"))
@@ -42,7 +47,17 @@ struct MatrixCommand: AsyncParsableCommand {
         let outputs = [markdown, json, html].compactMap { $0 }
         guard !outputs.isEmpty else { throw CLIError("say where to write the matrix: --markdown, --json and/or --html FILE") }
         for path in outputs { try OutputFile.check(path) }
-        let implementations = try adapter.map(Self.parse)
+        var implementations: [(String, String)] = []
+        var listed: [String: AdapterList.Entry] = [:]
+        if let adapters {
+            let list: AdapterList
+            do { list = try AdapterList.load(path: adapters) } catch { throw CLIError(error.description) }
+            for entry in list.entries {
+                implementations.append((entry.name, list.shellCommand(entry)))
+                listed[entry.name] = entry
+            }
+        }
+        implementations += try adapter.map(Self.parse)
         var names: Set<String> = ["reference"]
         for (name, _) in implementations where !names.insert(name).inserted {
             throw CLIError("implementation name \"\(name)\" is used twice (\"reference\" is taken)")
@@ -61,6 +76,9 @@ struct MatrixCommand: AsyncParsableCommand {
             let report: RunReport
             do {
                 let subject = try await adapterOptions.launch(command)
+                if let entry = listed[name], entry.version != subject.version {
+                    Console.note("\(name) reports version \(subject.version), the list pins \(entry.version)")
+                }
                 report = await adapterOptions.run(subject, vectors, progress: progress, quiet: quiet)
             } catch let error as CLIError {
                 Console.note("\(name) could not be run; its column is all errors: \(error.description)")

@@ -61,7 +61,7 @@ struct AdapterOptions: ParsableArguments {
         ProcessGroups.shared.stopOnSignals()
         var log: (@Sendable (String) -> Void)? = nil
         if verbose {
-            log = { line in FileHandle.standardError.write(Data("adapter \(line)\n".utf8)) }
+            log = { line in FileHandle.standardError.write(Data("adapter \(TerminalText.escape(line))\n".utf8)) }
         }
         do {
             return try await AdapterSubject.launch(command: command, timeout: .milliseconds(Int64(timeout * 1000)), log: log)
@@ -190,16 +190,17 @@ enum OutputFile {
     }
 }
 
-/// One-line messages on stderr.
+/// One-line messages on stderr; they may quote an adapter (its stderr, its
+/// name), so control characters are escaped and the line stays one line.
 enum Console {
     /// Prints the refusal and exits: only `TrustSuiteCommand.main` calls it
     /// (everything else throws ``CLIError``).
     static func fail(_ message: String, status: Int32 = 2) -> Never {
-        FileHandle.standardError.write(Data("trustsuite: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("trustsuite: \(TerminalText.escape(message))\n".utf8))
         exit(status)
     }
 
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data("trustsuite: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("trustsuite: \(TerminalText.escape(message))\n".utf8))
     }
 }

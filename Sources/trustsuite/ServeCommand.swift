@@ -19,8 +19,12 @@ struct ServeDeviceCheckCommand: AsyncParsableCommand {
             --team and whose iat is within the last hour, as Apple's service does; else 401. \
             Bodies and answers follow spec/app-attest.md (DeviceCheck two bits). Listens on \
             127.0.0.1 unless --host says otherwise; --port 0 picks a free port. Prints one line, \
-            `listening on http://HOST:PORT`, once ready; stops on SIGINT or SIGTERM. With --state, \
-            the bits are kept in that file (replaced atomically after every change) across restarts.
+            `listening on http://HOST:PORT`, once ready; stops on SIGINT or SIGTERM (requests still \
+            running after --shutdown-grace are cut). Connections idle, sending headers or sending a body \
+            for longer than their timeout are closed. With --state, the bits survive restarts: FILE holds \
+            a snapshot and FILE.journal one line per acknowledged update (synced before the answer), \
+            folded into the snapshot as it grows. A --state that is not a regular file, or whose folder \
+            does not exist, refuses the start.
             """
     )
 
@@ -41,8 +45,30 @@ struct ServeDeviceCheckCommand: AsyncParsableCommand {
                                valueName: "keyid=file"))
     var key: [String] = []
 
+    @Option(name: .long, help: ArgumentHelp("Close a connection that starts no request for this long.", valueName: "seconds"))
+    var idleTimeout = 30.0
+
+    @Option(name: .long, help: ArgumentHelp("Close a connection whose request headers take longer.", valueName: "seconds"))
+    var headerTimeout = 10.0
+
+    @Option(name: .long, help: ArgumentHelp("Close a connection whose request body takes longer.", valueName: "seconds"))
+    var bodyTimeout = 10.0
+
+    @Option(name: .long, help: ArgumentHelp("After SIGTERM/SIGINT, cut requests still running after this long.", valueName: "seconds"))
+    var shutdownGrace = 5.0
+
+    /// Longest accepted for any of the four limits above (a day).
+    static let maxSeconds = 86_400.0
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        guard state != "" else { throw ValidationError("--state must not be empty") }
+        for (name, value) in [("--idle-timeout", idleTimeout), ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout),
+                              ("--shutdown-grace", shutdownGrace)] {
+            guard value.isFinite, value > 0, value <= Self.maxSeconds else {
+                throw ValidationError("\(name) must be more than 0 and at most \(Int(Self.maxSeconds)) seconds")
+            }
+        }
         guard !team.isEmpty else { throw ValidationError("--team must not be empty") }
         guard !key.isEmpty else { throw ValidationError("give at least one --key KEYID=FILE") }
     }
@@ -51,8 +77,13 @@ struct ServeDeviceCheckCommand: AsyncParsableCommand {
         let service: DeviceCheckService
         do {
             let keys = try key.map(DeveloperKey.init(argument:))
-            service = try await DeviceCheckService(.init(
-                host: host, port: port, team: team, keys: keys, stateFile: state.map { URL(fileURLWithPath: $0) }))
+            var configuration = DeviceCheckService.Configuration(
+                host: host, port: port, team: team, keys: keys, stateFile: state.map { URL(fileURLWithPath: $0) })
+            configuration.timeouts.idle = .seconds(idleTimeout)
+            configuration.timeouts.header = .seconds(headerTimeout)
+            configuration.timeouts.body = .seconds(bodyTimeout)
+            configuration.shutdownGrace = .seconds(shutdownGrace)
+            service = try await DeviceCheckService(configuration)
         } catch let error as DeviceCheckServiceError {
             throw CLIError(error.description)
         }

@@ -113,4 +113,42 @@ import TrustSuiteSupport
         #expect(page.components(separatedBy: "<tr data-family=").count - 1 == cbor)
         #expect(page.contains("id=\"disagree\""))
     }
+
+    /// `--adapters FILE` (Adapters/adapters.json's format): each entry is a
+    /// column, in list order before any `--adapter`, its command run in the
+    /// list's folder; an adapter reporting another version than the list
+    /// pins is named; a list that is not one is refused before any run.
+    @Test func matrixRunsAnAdapterList() throws {
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = "import sys, json\nprint(json.dumps({'adapter': 'yes', 'version': '1', 'families': ['cbor']}), flush=True)\n"
+            + "for l in sys.stdin: print(json.dumps({'id': json.loads(l)['id'], 'result': 'valid'}), flush=True)\n"
+        try Data(script.utf8).write(to: folder.appendingPathComponent("yes.py"))
+        func entry(_ name: String, _ version: String, _ command: String) -> JSONValue {
+            .object(["name": .string(name), "language": .string("test"), "library": .string(name), "version": .string(version),
+                     "command": .string(command), "families": .array([.string("cbor")])])
+        }
+        let list = folder.appendingPathComponent("adapters.json")
+        let entries: [JSONValue] = [entry("yes", "2", "python3 yes.py"), entry("self", "0", "'\(CLI.binary.path)' adapter")]
+        try Data(JSONValue.object(["schema": .string("trustsuite-adapters/1"), "adapters": .array(entries)]).jsonText.utf8).write(to: list)
+        let json = folder.appendingPathComponent("m.json")
+        let outcome = try CLI.run(["matrix", "--family", "cbor", "--quiet", "--adapters", list.path,
+                                   "--adapter", "last=exec '\(CLI.binary.path)' adapter", "--json", json.path])
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.stderr.contains("yes reports version 1, the list pins 2"), "\(outcome)")
+        let matrix = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: json))
+        let implementations = try #require(matrix["implementations"]?.arrayValue)
+        #expect(implementations.map { $0["name"]?.stringValue } == ["reference", "yes", "self", "last"])
+        let invalid = FixtureVectors.cases(.cbor).filter { $0.vector.result == .invalid }.count
+        #expect(implementations[1]["summary"]?["cbor"]?["acceptedInvalid"]?.int64Value == Int64(invalid))
+
+        // A name used twice, and a list of another schema: refused, nothing run.
+        let twice: [JSONValue] = [entry("yes", "1", "python3 yes.py"), entry("yes", "1", "python3 yes.py")]
+        for bad in [JSONValue.object(["schema": .string("trustsuite-adapters/1"), "adapters": .array(twice)]),
+                    JSONValue.object(["schema": .string("other/1"), "adapters": .array(entries)])] {
+            try Data(bad.jsonText.utf8).write(to: list)
+            let refused = try CLI.run(["matrix", "--family", "cbor", "--quiet", "--adapters", list.path, "--json", json.path])
+            #expect(refused.status == 2 && refused.stderrLines.count == 1, "\(refused)")
+        }
+    }
 }

@@ -15,12 +15,13 @@ final class LocalDeviceCheck: @unchecked Sendable {
     private let output = Pipe()
 
     /// Starts the service for `team` with one key file per `keys` entry (KEYID=FILE).
-    init(folder: URL, team: String, keys: [String], state: URL? = nil) throws {
+    init(folder: URL, team: String, keys: [String], state: URL? = nil, extra: [String] = []) throws {
         self.folder = folder
         process.executableURL = CLI.binary
         var arguments = ["serve", "devicecheck", "--port", "0", "--team", team]
         for key in keys { arguments += ["--key", key] }
         if let state { arguments += ["--state", state.path] }
+        arguments += extra
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
@@ -244,7 +245,8 @@ var currentMonth: String {
     }
 
     /// Killed (SIGKILL) in the middle of updates, the service leaves a state
-    /// file that parses, and a restart keeps every acknowledged bit.
+    /// file that parses, and a restart keeps every acknowledged bit: the
+    /// one set before each flood and every update of the floods answered 200.
     @Test(.enabled(if: curlAvailable, "curl not installed (.ci/run installs it)"))
     func stateSurvivesAKillMidWrite() async throws {
         let team = try Team()
@@ -252,6 +254,7 @@ var currentMonth: String {
         let state = team.folder.appendingPathComponent("bits.json")
         let device = try team.device("phone")
         let bearer = try await team.jwt()
+        let acknowledged = LockedList<String>()
         for round in 0..<3 {
             let service = try LocalDeviceCheck(folder: team.folder, team: Team.id, keys: [team.keyArgument], state: state)
             let url = service.base + "/v1/"
@@ -261,9 +264,11 @@ var currentMonth: String {
             // Other devices: any token Apple's format does not name stands for a device of its own.
             let tokens = (0..<40).map { _ in Data((0..<48).map { _ in UInt8.random(in: 0...255) }).base64EncodedString() }
             let flood = Task.detached {
-                for token in tokens { _ = try? curl(url + "update_two_bits", bearer: bearer, body: request(token, ",\"bit1\":true")) }
+                for token in tokens where (try? curl(url + "update_two_bits", bearer: bearer, body: request(token, ",\"bit1\":true")))?.0 == 200 {
+                    acknowledged.append(token)
+                }
             }
-            usleep(150_000)
+            usleep(600_000)
             service.crash()
             _ = await flood.result
             let data = try Data(contentsOf: state)
@@ -274,6 +279,12 @@ var currentMonth: String {
         let (status, text) = try curl(service.base + "/v1/query_two_bits", bearer: bearer, body: request(try team.token(device)))
         #expect(status == 200)
         #expect(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))["bit0"] == .bool(true))
+        #expect(!acknowledged.items.isEmpty)
+        for token in acknowledged.items {
+            let (status, text) = try curl(service.base + "/v1/query_two_bits", bearer: bearer, body: request(token))
+            #expect(status == 200 && (try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)))?["bit1"] == .bool(true),
+                    "acknowledged update lost: \(status) \(text)")
+        }
     }
 }
 

@@ -78,6 +78,8 @@ import TestSupport
             ["matrix"], ["matrix", "--adapter", "noequals", "--json", missing + ".json"],
             ["matrix", "--adapter", "=cat", "--json", missing + ".json"], ["matrix", "--markdown", directory],
             ["matrix", "--adapter", "reference=cat", "--json", missing + ".json"], ["matrix", "--timeout", "inf", "--json", missing],
+            ["matrix", "--adapters", missing, "--json", missing + ".json"], ["matrix", "--adapters", directory, "--json", missing + ".json"],
+            ["matrix", "--adapters", garbage, "--json", missing + ".json"],
             ["list", "--fixtures", missing, "--only"], ["list", "--fixtures", directory + "/\u{1}x", "--only"], ["list", "--fixtures", garbage, "--only"],
             ["adapter", "--bogus"],
             // verify
@@ -141,6 +143,13 @@ import TestSupport
             ["keychain", "simulate", "--steps", garbage], ["keychain", "simulate", "--steps", ""],
             ["right", "simulate", "--steps", missing], ["right", "simulate", "--steps", directory],
             ["right", "simulate", "--steps", garbage], ["right", "simulate", "--steps", garbage, "--requirement", "face"],
+            // serve devicecheck (its state paths that exist but cannot be written: DeviceCheckAbuseTests)
+            ["serve", "devicecheck", "--port", "0", "--team", "T", "--key", "K=" + garbage, "--state", ""],
+            ["serve", "devicecheck", "--port", "0", "--team", "T", "--key", "K=" + garbage, "--idle-timeout", "0"],
+            ["serve", "devicecheck", "--port", "0", "--team", "T", "--key", "K=" + garbage, "--header-timeout", "nan"],
+            ["serve", "devicecheck", "--port", "0", "--team", "T", "--key", "K=" + garbage, "--body-timeout", "-1"],
+            ["serve", "devicecheck", "--port", "0", "--team", "T", "--key", "K=" + garbage, "--shutdown-grace", huge],
+            ["serve", "devicecheck", "--port", "0", "--team", "T", "--key", "K=" + garbage],
             // cbor
             ["cbor", "decode", "--hex", "zz"], ["cbor", "decode", "--hex", "0"], ["cbor", "decode", "--file", missing],
             ["cbor", "decode", "--file", directory], ["cbor", "decode", "--mode", "lenient", "--hex", "00"],
