@@ -95,7 +95,7 @@ let package = Package(
         // Vector model, runner and reports: imports no reference module.
         // prctl(PR_SET_CHILD_SUBREAPER) for the adapter runner (prctl is variadic: not importable).
         .target(name: "CProcessControl"),
-        .target(name: "ConformanceKit", dependencies: ["CProcessControl"]),
+        .target(name: "ConformanceKit", dependencies: ["CProcessControl", .product(name: "Crypto", package: "swift-crypto")]),
         // Adapts each reference module to ConformanceKit's Subject protocol.
         .target(name: "ReferenceSubjects", dependencies: [
             "ConformanceKit", "StrictCBOR", "AppAttest", "KeychainAccessControl", "KeychainModel", "LocalAuthorization",
