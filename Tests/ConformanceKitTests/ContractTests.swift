@@ -193,9 +193,9 @@ enum CodesAdapter {
 
         let matrix = Self.matrix([.pass, .fail, .wrongReason, .error, .pass])
         let markdown = matrix.markdown(command: "m")
-        #expect(markdown.contains("## Cases not passed") && markdown.contains("\"cborHex\": \"1c\"") && markdown.contains("wrong reason"))
+        #expect(markdown.contains("## Cases not passed") && markdown.contains("\"cborHex\":\"1c\"") && markdown.contains("wrong reason"))
         #expect(matrix.html(command: "m").contains("<td class=\"wrongReason\""))
-        #expect(matrix.html(command: "m").contains("&quot;cborHex&quot;: &quot;1c&quot;"))
+        #expect(matrix.html(command: "m").contains("&quot;cborHex&quot;:&quot;1c&quot;"))
 
         // Long strings are shortened with their SHA-256 (of "aaa…": 2,000 bytes of "a").
         let shown = CaseInput.shown(.object(["blob": .string(String(repeating: "a", count: 2000))]))
