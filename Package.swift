@@ -118,7 +118,9 @@ let package = Package(
         // Vector model, runner and reports: imports no reference module.
         // prctl(PR_SET_CHILD_SUBREAPER) for the adapter runner (prctl is variadic: not importable).
         .target(name: "CProcessControl"),
-        .target(name: "ConformanceKit", dependencies: ["CProcessControl", "TrustSuiteSupport"]),
+        .target(name: "ConformanceKit", dependencies: [
+            "CProcessControl", "TrustSuiteSupport", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // Adapts each reference module to ConformanceKit's Subject protocol.
         .target(name: "ReferenceSubjects", dependencies: [
             "ConformanceKit", "TrustSuiteSupport", "StrictCBOR", "AppAttest", "KeychainAccessControl", "KeychainModel",

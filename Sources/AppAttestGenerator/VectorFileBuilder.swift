@@ -8,7 +8,10 @@ struct VectorFileBuilder {
     let family: Family
     let title: String
     let source: String
+    /// Notes besides those of the flags (``FlagNotes`` gives those).
     var notes: [String: String] = [:]
+    /// Every flag a test of the file carries.
+    private var flagsUsed = Set<String>()
     private var groups: [(comment: String, defaults: [String: JSONValue], tests: [JSONValue])] = []
     private var count = 0
 
@@ -29,6 +32,8 @@ struct VectorFileBuilder {
     ) {
         if groups.isEmpty { group("") }
         count += 1
+        let flags = flags + FlagNotes.knownBugFlags(id: id, error: error).filter { !flags.contains($0) }
+        flagsUsed.formUnion(flags)
         var test: [String: JSONValue] = [
             "tcId": .int(Int64(count)), "id": .string(id), "comment": .string(comment),
             "flags": .array(flags.map(JSONValue.string)), "input": .object(input),
@@ -44,7 +49,8 @@ struct VectorFileBuilder {
     func render() throws -> Data {
         let root: JSONValue = .object([
             "schema": .string(VectorFile.schema), "family": .string(family.rawValue), "title": .string(title),
-            "source": .string(source), "notes": .object(notes.mapValues(JSONValue.string)),
+            "source": .string(source),
+            "notes": .object(notes.mapValues(JSONValue.string).merging(FlagNotes.notes(for: flagsUsed)) { _, flag in flag }),
             "numberOfTests": .int(Int64(count)),
             "testGroups": .array(groups.map { group in
                 .object(["comment": .string(group.comment), "defaults": .object(group.defaults), "tests": .array(group.tests)])

@@ -215,7 +215,8 @@ package enum AdapterReply: Sendable, Equatable {
         guard let verdictName = reply["result"]?.stringValue, let verdict = SubjectAnswer.Verdict(rawValue: verdictName) else {
             return .badVerdict
         }
-        return .answer(SubjectAnswer(verdict, error: reply["error"]?.stringValue, output: reply["output"]))
+        return .answer(SubjectAnswer(verdict, error: reply["error"]?.stringValue, code: reply["code"]?.stringValue,
+                                     output: reply["output"]))
     }
 }
 

@@ -27,6 +27,12 @@ public final class AdapterSubject: Subject {
     public let unknownFamilies: [String]
     /// The hello's `"gradeOutputs": true`: outputs are graded, not only shown.
     public let gradesOutputs: Bool
+    /// The hello's `"codes": true`: replies carry `code`, which is graded.
+    public let answersCodes: Bool
+    /// The hello's `"capabilities"` (nil when it has none).
+    public let capabilities: Set<String>?
+    /// Maps error texts to codes when a reply has no `code`.
+    public let errorMap: ErrorMap?
     public let timeout: Duration
     private let session: AdapterSession
 
@@ -35,12 +41,15 @@ public final class AdapterSubject: Subject {
 
     public var name: String { "\(adapterName) \(version)" }
     public var gradesErrorCodes: Bool { false }
+    /// Reasons are graded for an adapter that answers codes or has an error map.
+    public var gradesReasons: Bool { answersCodes || errorMap != nil }
 
     /// Starts `command` (run by `/bin/sh -c`) and reads its introduction line.
-    /// `log` gets every request and reply line (`--verbose`).
+    /// `log` gets every request and reply line (`--verbose`); `errorMap`
+    /// maps the error texts of replies without a `code`.
     public static func launch(
         command: String, timeout: Duration = .seconds(10), maxLineBytes: Int = AdapterSubject.defaultMaxLineBytes,
-        log: (@Sendable (String) -> Void)? = nil
+        errorMap: ErrorMap? = nil, log: (@Sendable (String) -> Void)? = nil
     ) async throws -> AdapterSubject {
         let session = AdapterSession(command: command, timeout: timeout, maxLineBytes: maxLineBytes, log: log)
         let hello = try await session.start()
@@ -53,23 +62,34 @@ public final class AdapterSubject: Subject {
             command: command, adapterName: name, version: object["version"]?.stringValue ?? "?",
             families: Set(claimed.compactMap(Family.init(rawValue:))),
             unknownFamilies: claimed.filter { Family(rawValue: $0) == nil },
-            gradesOutputs: object["gradeOutputs"]?.boolValue ?? false, timeout: timeout, session: session)
+            gradesOutputs: object["gradeOutputs"]?.boolValue ?? false,
+            answersCodes: object["codes"]?.boolValue ?? false,
+            capabilities: object["capabilities"]?.arrayValue.map { Set($0.compactMap(\.stringValue)) },
+            errorMap: errorMap, timeout: timeout, session: session)
     }
 
     private init(command: String, adapterName: String, version: String, families: Set<Family>, unknownFamilies: [String],
-                 gradesOutputs: Bool, timeout: Duration, session: AdapterSession) {
+                 gradesOutputs: Bool, answersCodes: Bool, capabilities: Set<String>?, errorMap: ErrorMap?,
+                 timeout: Duration, session: AdapterSession) {
         self.command = command
         self.adapterName = adapterName
         self.version = version
         self.families = families
         self.unknownFamilies = unknownFamilies
         self.gradesOutputs = gradesOutputs
+        self.answersCodes = answersCodes
+        self.capabilities = capabilities
+        self.errorMap = errorMap
         self.timeout = timeout
         self.session = session
     }
 
+    /// The reply's `code` counts when the hello says `"codes": true`; else
+    /// (or when a reply has none) the error map's code for its `error` text.
     public func evaluate(family: Family, input: JSONValue) async throws -> SubjectAnswer {
-        try await session.ask(family: family, input: input)
+        var answer = try await session.ask(family: family, input: input)
+        if !answersCodes || answer.code == nil { answer.code = errorMap?.code(for: answer.error) }
+        return answer
     }
 
     /// The most recent output the adapter wrote to stderr (bounded).

@@ -2,7 +2,15 @@ import TrustSuiteSupport
 
 /// How one vector went.
 public enum Grade: String, Sendable, Hashable, Codable, CaseIterable {
-    case pass, fail, unsupported, error
+    case pass, fail
+    /// An invalid vector refused with another code than the vector's, by a
+    /// subject whose reasons are graded: neither a pass nor the dangerous
+    /// accepted-invalid (spec/vectors.md, Amendments (round 3)).
+    case wrongReason
+    case unsupported, error
+
+    /// A graded verdict that is a finding: counted by the exit status and by `--expected`.
+    public var isFinding: Bool { self == .fail || self == .wrongReason || self == .error }
 }
 
 /// The graded outcome of one vector.
@@ -24,6 +32,7 @@ public struct CaseResult: Sendable, Hashable {
         self.message = message
         self.seconds = seconds
         self.stderr = stderr
+        receivedCode = answer.flatMap { Self.code(of: $0, errorIsCode: false) }
     }
 
     /// An invalid vector that the subject accepted: the dangerous kind of failure.
@@ -35,6 +44,20 @@ public struct CaseResult: Sendable, Hashable {
     public var rejectedValid: Bool {
         grade == .fail && vector.result == .valid && answer?.verdict == .invalid
     }
+
+    /// The code the subject gave for a rejection: the reply's (or the error
+    /// map's) `code`, or for the reference its `error`, which is a code.
+    /// Set by the runner; shown in every report next to the expected one.
+    public var receivedCode: String?
+
+    /// The code the vector expects (its `error`).
+    public var expectedCode: String? { vector.error }
+
+    /// The code of a rejection: `code`, or `error` when the subject's errors are codes.
+    static func code(of answer: SubjectAnswer, errorIsCode: Bool) -> String? {
+        guard answer.verdict == .invalid else { return nil }
+        return answer.code ?? (errorIsCode ? answer.error : nil)
+    }
 }
 
 /// Grades answers against vectors (spec/vectors.md, "The runner grades").
@@ -42,8 +65,10 @@ public enum Grader {
     /// `gradesErrorCodes`: an invalid vector must be rejected with its code;
     /// `gradesOutputs`: a valid vector's expected outputs must all be given
     /// and match (otherwise they are only shown).
+    /// `gradesReasons` (an adapter answering codes or with an error map):
+    /// the answer's `code` must be the vector's, or the case is `wrongReason`.
     public static func grade(_ vector: Vector, answer: SubjectAnswer, gradesErrorCodes: Bool,
-                             gradesOutputs: Bool) -> (Grade, String) {
+                             gradesOutputs: Bool, gradesReasons: Bool = false) -> (Grade, String) {
         if answer.verdict == .unsupported { return (.unsupported, "subject does not support this case") }
         switch vector.result {
         case .acceptable:
@@ -52,8 +77,9 @@ public enum Grader {
             guard answer.verdict == .invalid else {
                 return (.fail, "accepted an invalid input (expected \(vector.error ?? "an error"))")
             }
-            if gradesErrorCodes, let expected = vector.error, answer.error != expected {
-                return (.fail, "rejected with \(answer.error ?? "no code"), expected \(expected)")
+            let received = CaseResult.code(of: answer, errorIsCode: gradesErrorCodes)
+            if gradesErrorCodes || gradesReasons, let expected = vector.error, received != expected {
+                return (.wrongReason, "rejected with \(received ?? "no code"), expected \(expected)")
             }
             return (.pass, "")
         case .valid:

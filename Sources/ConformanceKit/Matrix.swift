@@ -12,8 +12,10 @@ public struct Matrix: Sendable {
         case acceptedInvalid
         /// A valid vector rejected.
         case rejectedValid
-        /// The right verdict with a wrong output or error code.
+        /// The right verdict with a wrong output (or, for the reference, code).
         case wrongAnswer
+        /// An invalid vector refused with another code than the vector's.
+        case wrongReason
         case unsupported
         case error
 
@@ -22,6 +24,7 @@ public struct Matrix: Sendable {
             case .pass: self = .pass
             case .unsupported: self = .unsupported
             case .error: self = .error
+            case .wrongReason: self = .wrongReason
             case .fail: self = result.acceptedInvalid ? .acceptedInvalid : result.rejectedValid ? .rejectedValid : .wrongAnswer
             }
         }
@@ -33,6 +36,7 @@ public struct Matrix: Sendable {
             case .acceptedInvalid: "ACCEPTED INVALID"
             case .rejectedValid: "rejected valid"
             case .wrongAnswer: "wrong answer"
+            case .wrongReason: "wrong reason"
             case .unsupported: "unsupported"
             case .error: "error"
             }
@@ -99,6 +103,7 @@ public struct Matrix: Sendable {
     public func markdown(command: String) -> String {
         var lines = ["# TrustSuite results matrix", "", "Made by `\(command)`.", ""]
         lines += summaryMarkdown()
+        lines += [""] + capabilitiesMarkdown()
         lines += ["", "## Vectors", "",
                   "\(rows.filter(\.disagreement).count) of \(rows.count) vectors where implementations disagree come first.", ""]
         lines.append("| vector | family | expected | " + columns.map { escapeCell($0.name) }.joined(separator: " | ") + " |")
@@ -109,14 +114,15 @@ public struct Matrix: Sendable {
             lines.append("| \(escapeCell(row.vector.id)) | \(row.vector.family.rawValue) | \(escapeCell(expected)) | "
                          + cells.joined(separator: " | ") + " |")
         }
+        lines += [""] + casesMarkdown()
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// The summary table per implementation and family (README shows it).
     public func summaryMarkdown() -> [String] {
         var lines = ["## Summary", "",
-                     "| implementation | family | vectors | pass | accepted invalid | rejected valid | wrong answer | unsupported | error |",
-                     "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+                     "| implementation | family | vectors | " + Outcome.allCases.map(\.label).map { $0.lowercased() }.joined(separator: " | ") + " |",
+                     "|---|---|---:|" + Outcome.allCases.map { _ in "---:|" }.joined()]
         for (index, column) in columns.enumerated() {
             for (label, counts) in summary(column: index) {
                 let total = counts.values.reduce(0, +)
@@ -144,6 +150,10 @@ public struct Matrix: Sendable {
                 "seconds": .double(column.report.seconds), "summary": .object(summary),
             ]
             if let command = column.command { object["command"] = .string(command) }
+            if let capabilities = column.report.capabilities {
+                object["capabilities"] = .array(capabilities.sorted().map(JSONValue.string))
+            }
+            object["gradesReasons"] = .bool(column.report.gradesReasons)
             return .object(object)
         }
         let rowValues: [JSONValue] = rows.map { row in
@@ -154,6 +164,7 @@ public struct Matrix: Sendable {
                     cell["verdict"] = .string(answer.verdict.rawValue)
                     if let error = answer.error { cell["error"] = .string(error) }
                 }
+                if let code = result.receivedCode { cell["receivedCode"] = .string(code) }
                 if !result.message.isEmpty { cell["message"] = .string(result.message) }
                 results[column.name] = .object(cell)
             }
@@ -164,6 +175,7 @@ public struct Matrix: Sendable {
             ]
             if let error = row.vector.error { object["expectedError"] = .string(error) }
             if let part = row.vector.part { object["part"] = .string(part) }
+            if row.results.contains(where: \.grade.isFinding) { object["input"] = CaseInput.shown(row.vector.input) }
             return .object(object)
         }
         return JSONValue.object([
@@ -187,7 +199,8 @@ public struct Matrix: Sendable {
             body{font:14px system-ui,sans-serif;margin:1.5em}table{border-collapse:collapse;margin:1em 0}
             td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}th{background:#eee;position:sticky;top:0}
             td.pass{background:#e6f4e6}td.acceptedInvalid{background:#f4b0b0;font-weight:bold}
-            td.rejectedValid,td.wrongAnswer{background:#f8dcc0}td.unsupported{color:#888}td.error{background:#f0e08c}
+            td.rejectedValid,td.wrongAnswer{background:#f8dcc0}td.wrongReason{background:#f4ecd0}
+            pre{white-space:pre-wrap;word-break:break-all;margin:0}td.unsupported{color:#888}td.error{background:#f0e08c}
             .num{text-align:right}#filters{position:sticky;top:0;background:#fff;padding:.5em 0}
             </style></head><body>
             <h1>TrustSuite results matrix</h1>
@@ -203,7 +216,8 @@ public struct Matrix: Sendable {
                     + Outcome.allCases.map { "<td class=\"num\">\(counts[$0] ?? 0)</td>" }.joined() + "</tr>\n"
             }
         }
-        page += "</table>\n<h2>Vectors</h2>\n<div id=\"filters\">Family <select id=\"family\"><option value=\"\">all</option>"
+        page += "</table>\n" + capabilitiesHTML()
+        page += "<h2>Vectors</h2>\n<div id=\"filters\">Family <select id=\"family\"><option value=\"\">all</option>"
         page += families.map { "<option>\($0.rawValue)</option>" }.joined()
         page += "</select> <label><input type=\"checkbox\" id=\"disagree\"> only disagreements</label>"
         page += " <input id=\"text\" placeholder=\"filter by id\"> <span id=\"shown\"></span></div>\n"
@@ -223,6 +237,10 @@ public struct Matrix: Sendable {
         }
         page += """
             </tbody></table>
+
+            """
+        page += casesHTML()
+        page += """
             <script>
             const rows=[...document.querySelectorAll('#rows tbody tr')];
             function apply(){const f=document.getElementById('family').value,d=document.getElementById('disagree').checked,

@@ -12,9 +12,9 @@ public enum Reports {
         public var acceptedInvalid: Int { cases.filter(\.acceptedInvalid).count }
         public var rejectedValid: Int { cases.filter(\.rejectedValid).count }
 
-        /// total, pass, fail, accepted-invalid, unsupported, error.
+        /// total, pass, fail, accepted-invalid, wrong reason, unsupported, error.
         var cells: [Int] {
-            [cases.count, count(.pass), count(.fail), acceptedInvalid, count(.unsupported), count(.error)]
+            [cases.count, count(.pass), count(.fail), acceptedInvalid, count(.wrongReason), count(.unsupported), count(.error)]
         }
 
         var counts: [String: JSONValue] {
@@ -57,15 +57,18 @@ public enum Reports {
         func line(_ label: String, _ cells: [Int]) -> String {
             pad(label, width) + cells.map { " " + leftPad(String($0), 6) }.joined()
         }
-        lines.append(pad("family", width) + "  total   pass   fail accInv  unsup  error")
+        lines.append(pad("family", width) + "  total   pass   fail accInv wrongR  unsup  error")
         for (family, parts) in summary {
             lines.append(line(family.label, family.cells))
             for part in parts { lines.append(line("  " + part.label, part.cells)) }
         }
         lines.append(line("all", Row(label: "all", cases: report.cases).cells))
         lines.append("(accInv: invalid inputs accepted — the dangerous kind of failure, counted within fail)")
+        if report.gradesReasons {
+            lines.append("(wrongR: invalid inputs refused with another code than the vector's — neither pass nor fail)")
+        }
 
-        let problems = ordered(report.cases.filter { $0.grade == .fail || $0.grade == .error })
+        let problems = ordered(report.cases.filter(\.grade.isFinding))
         if !problems.isEmpty {
             lines.append("")
             lines.append("Not passed (\(problems.count)), accepted-invalid first:")
@@ -73,6 +76,7 @@ public enum Reports {
                 let marker = result.acceptedInvalid ? "!! " : "   "
                 lines.append(marker + TerminalText.escape("[\(result.grade.rawValue)] \(result.vector.id) "
                              + "(\(result.vector.file) tcId \(result.vector.tcId)): \(result.message)"))
+                if let input = oneLineInput(result.vector) { lines.append("     input: " + TerminalText.escape(input)) }
             }
             if problems.count > maxListed { lines.append("   … \(problems.count - maxListed) more (see --json)") }
         }
@@ -84,9 +88,17 @@ public enum Reports {
         let verdict = report.exitCode == 0 ? "PASS" : "FAIL"
         lines.append("\(verdict): \(report.count(.pass)) passed, \(report.count(.fail)) failed "
                      + "(\(report.cases.filter(\.acceptedInvalid).count) accepted invalid input), "
+                     + "\(report.count(.wrongReason)) wrong reason, "
                      + "\(report.count(.unsupported)) unsupported, \(report.count(.error)) errors "
                      + "in \(String(format: "%.2f", report.seconds)) s")
         return lines.joined(separator: "\n")
+    }
+
+    /// The input in one line for the scorecard, when it is short (a cbor
+    /// vector's hex); the JSON report has every input.
+    static func oneLineInput(_ vector: Vector) -> String? {
+        let text = CaseInput.shown(vector.input).jsonText
+        return text.count <= 200 && !text.contains("\n") ? text : nil
     }
 
     static func leftPad(_ s: String, _ n: Int) -> String { String(repeating: " ", count: max(0, n - s.count)) + s }
@@ -110,7 +122,7 @@ public enum Reports {
             }
             families[family.label] = .object(counts)
         }
-        let problems = ordered(report.cases.filter { $0.grade == .fail || $0.grade == .error })
+        let problems = ordered(report.cases.filter(\.grade.isFinding))
         let cases = (problems + report.cases.filter { $0.grade == .pass } + report.cases.filter { $0.grade == .unsupported })
             .map(caseObject)
         var totals = Row(label: "all", cases: report.cases).counts
@@ -124,6 +136,8 @@ public enum Reports {
             "cases": .array(cases),
         ]
         if let stderr = report.subjectStderr { root["subjectStderr"] = .string(stderr) }
+        if let capabilities = report.capabilities { root["capabilities"] = .array(capabilities.sorted().map(JSONValue.string)) }
+        root["gradesReasons"] = .bool(report.gradesReasons)
         return JSONValue.object(root).jsonText
     }
 
@@ -140,6 +154,9 @@ public enum Reports {
         if let part = result.vector.part { object["part"] = .string(part) }
         if let stderr = result.stderr { object["stderr"] = .string(stderr) }
         if let code = result.vector.error { object["expectedError"] = .string(code) }
+        if let code = result.receivedCode { object["receivedCode"] = .string(code) }
+        // A case that did not pass carries what reproduces it.
+        if result.grade.isFinding { object["input"] = CaseInput.shown(result.vector.input) }
         if let answer = result.answer {
             object["verdict"] = .string(answer.verdict.rawValue)
             if let error = answer.error { object["error"] = .string(error) }
@@ -153,12 +170,12 @@ public enum Reports {
     public static func junit(_ report: RunReport) -> String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"trustsuite\" tests=\"\(report.cases.count)\" "
-            + "failures=\"\(report.count(.fail))\" errors=\"\(report.count(.error))\" "
+            + "failures=\"\(report.count(.fail) + report.count(.wrongReason))\" errors=\"\(report.count(.error))\" "
             + "skipped=\"\(report.count(.unsupported))\" time=\"\(report.seconds)\">\n"
         for family in report.families {
             let cases = report.cases.filter { $0.vector.family == family }
             xml += "  <testsuite name=\"\(escape(family.rawValue))\" tests=\"\(cases.count)\" "
-                + "failures=\"\(report.count(.fail, family: family))\" "
+                + "failures=\"\(report.count(.fail, family: family) + report.count(.wrongReason, family: family))\" "
                 + "errors=\"\(report.count(.error, family: family))\" "
                 + "skipped=\"\(report.count(.unsupported, family: family))\">\n"
             for result in cases {
@@ -177,6 +194,8 @@ public enum Reports {
                 case .fail:
                     let kind = result.acceptedInvalid ? "acceptedInvalid" : result.rejectedValid ? "rejectedValid" : "wrongOutput"
                     xml += "      <failure type=\"\(kind)\" message=\"\(escape(result.message))\"/>\n"
+                case .wrongReason:
+                    xml += "      <failure type=\"wrongReason\" message=\"\(escape(result.message))\"/>\n"
                 case .error:
                     xml += "      <error message=\"\(escape(result.message))\"/>\n"
                 case .unsupported:

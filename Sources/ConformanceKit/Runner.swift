@@ -14,6 +14,10 @@ public struct RunReport: Sendable {
     public let seconds: Double
     /// What the subject wrote to stderr (adapters), kept for the JSON report.
     public var subjectStderr: String?
+    /// The capabilities the subject declared (nil: none declared).
+    public var capabilities: Set<String>?
+    /// Whether rejections' reasons were graded (codes or an error map).
+    public var gradesReasons = false
 
     public init(subject: String, cases: [CaseResult], seconds: Double) {
         self.subject = subject
@@ -27,14 +31,14 @@ public struct RunReport: Sendable {
 
     public var families: [Family] { Array(Set(cases.map(\.vector.family))).sorted() }
 
-    /// Vectors that got a verdict that was graded (passed or failed).
-    public var graded: Int { cases.filter { $0.grade == .pass || $0.grade == .fail }.count }
+    /// Vectors that got a verdict that was graded (passed, failed or refused for a wrong reason).
+    public var graded: Int { cases.filter { $0.grade == .pass || $0.grade == .fail || $0.grade == .wrongReason }.count }
 
-    /// 0 when every graded vector passed; 1 when any failed or errored, or
-    /// when nothing was graded at all (a subject that supports nothing has
-    /// not been tested).
+    /// 0 when every graded vector passed; 1 when any failed, was refused for
+    /// a wrong reason or errored, or when nothing was graded at all (a
+    /// subject that supports nothing has not been tested).
     public var exitCode: Int32 {
-        cases.contains { $0.grade == .fail || $0.grade == .error } || graded == 0 ? 1 : 0
+        cases.contains { $0.grade.isFinding } || graded == 0 ? 1 : 0
     }
 }
 
@@ -59,7 +63,10 @@ public struct Runner: Sendable {
             cases.append(result)
             progress?(RunProgress(done: cases.count, total: vectors.count, last: result))
         }
-        return RunReport(subject: subject.name, cases: cases, seconds: Self.seconds(clock.now - started))
+        var report = RunReport(subject: subject.name, cases: cases, seconds: Self.seconds(clock.now - started))
+        report.capabilities = subject.capabilities
+        report.gradesReasons = subject.gradesReasons
+        return report
     }
 
     func runOne(_ vector: Vector, clock: ContinuousClock) async -> CaseResult {
@@ -67,13 +74,21 @@ public struct Runner: Sendable {
             return CaseResult(vector: vector, grade: .unsupported, answer: nil,
                               message: "subject does not claim family \(vector.family.rawValue)", seconds: 0)
         }
+        let missing = Capabilities.missing(for: vector, declared: subject.capabilities)
+        guard missing.isEmpty else {
+            return CaseResult(vector: vector, grade: .unsupported, answer: nil,
+                              message: "needs capability \(missing.joined(separator: ", ")), which the subject did not declare",
+                              seconds: 0)
+        }
         let start = clock.now
         do {
             let answer = try await subject.evaluate(family: vector.family, input: vector.input)
             let (grade, message) = Grader.grade(vector, answer: answer, gradesErrorCodes: subject.gradesErrorCodes,
-                                                gradesOutputs: subject.gradesOutputs)
-            return CaseResult(vector: vector, grade: grade, answer: answer, message: message,
-                              seconds: Self.seconds(clock.now - start), stderr: answer.stderr)
+                                                gradesOutputs: subject.gradesOutputs, gradesReasons: subject.gradesReasons)
+            var result = CaseResult(vector: vector, grade: grade, answer: answer, message: message,
+                                    seconds: Self.seconds(clock.now - start), stderr: answer.stderr)
+            result.receivedCode = CaseResult.code(of: answer, errorIsCode: subject.gradesErrorCodes)
+            return result
         } catch {
             return CaseResult(vector: vector, grade: .error, answer: nil, message: "\(error)",
                               seconds: Self.seconds(clock.now - start), stderr: (error as? AdapterError)?.stderr)

@@ -9,14 +9,19 @@ public struct SubjectAnswer: Sendable, Hashable {
     public var verdict: Verdict
     /// The error code (reference) or free text (third parties) of a rejection.
     public var error: String?
+    /// The error code of a rejection from spec/vectors.md's vocabulary: the
+    /// reply's `code`, or the one an adapter's `error-map.json` gives its
+    /// `error` text (spec/vectors.md, Amendments (round 3): reasons are graded).
+    public var code: String?
     /// Outputs, in the shape of spec/vectors.md for the family.
     public var output: JSONValue?
     /// What a third party wrote to stderr while answering (for the reports).
     public var stderr: String?
 
-    public init(_ verdict: Verdict, error: String? = nil, output: JSONValue? = nil) {
+    public init(_ verdict: Verdict, error: String? = nil, code: String? = nil, output: JSONValue? = nil) {
         self.verdict = verdict
         self.error = error
+        self.code = code
         self.output = output
     }
 
@@ -33,8 +38,15 @@ public protocol Subject: Sendable {
     /// Whether `output` is graded like the reference's (an adapter's hello
     /// `"gradeOutputs": true`) or only shown.
     var gradesOutputs: Bool { get }
+    /// Whether the reason of a rejection is graded: an invalid vector refused
+    /// with another code is `wrongReason` (the reference; an adapter whose
+    /// hello says `"codes": true` or that has an error map).
+    var gradesReasons: Bool { get }
     /// The families the subject claims; others are graded `unsupported`.
     var families: Set<Family> { get }
+    /// The capabilities the subject declared (spec/vectors.md, Amendments
+    /// (round 3)); nil when it declared none, and every vector is sent.
+    var capabilities: Set<String>? { get }
     /// Evaluates one vector input. A thrown error is graded `error`.
     func evaluate(family: Family, input: JSONValue) async throws -> SubjectAnswer
 }
@@ -42,4 +54,8 @@ public protocol Subject: Sendable {
 extension Subject {
     /// By default a subject whose error codes are graded has its outputs graded too.
     public var gradesOutputs: Bool { gradesErrorCodes }
+    /// By default a subject whose error codes are graded has its reasons graded.
+    public var gradesReasons: Bool { gradesErrorCodes }
+    /// By default a subject declares no capabilities (a version-1 adapter).
+    public var capabilities: Set<String>? { nil }
 }

@@ -75,13 +75,17 @@ public struct Vector: Sendable, Hashable, Identifiable {
     public let error: String?
     /// Expected outputs of a `valid` vector (graded key by key).
     public let output: JSONValue?
+    /// The index of the vector's test group in its file, and the group's
+    /// comment: a SARIF rule per group (spec/vectors.md, Amendments (round 3)).
+    public let group: Int
+    public let groupComment: String
 
     /// The vector's part of its family in the reports (the cbor mode).
     public var part: String? { family.part(of: input) }
 
     public init(
         family: Family, file: String, tcId: Int, id: String, comment: String, flags: [String],
-        input: JSONValue, result: ExpectedResult, error: String?, output: JSONValue?
+        input: JSONValue, result: ExpectedResult, error: String?, output: JSONValue?, group: Int = 0, groupComment: String = ""
     ) {
         self.family = family
         self.file = file
@@ -93,6 +97,8 @@ public struct Vector: Sendable, Hashable, Identifiable {
         self.result = result
         self.error = error
         self.output = output
+        self.group = group
+        self.groupComment = groupComment
     }
 }
 
@@ -104,6 +110,9 @@ public struct VectorFile: Sendable {
     public let family: Family
     public let title: String
     public let source: String
+    /// Each note's text (an object note's `description`).
     public let notes: [String: String]
+    /// The notes as written, old string form included (``VectorNote``).
+    public var flagNotes: [String: VectorNote] = [:]
     public let vectors: [Vector]
 }

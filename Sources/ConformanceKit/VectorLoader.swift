@@ -93,6 +93,7 @@ public enum VectorLoader {
             let known = Family.allCases.map(\.rawValue).joined(separator: ", ")
             throw fail("unknown family \"\(familyName)\" (known: \(known))")
         }
+        if let problem = EnvelopeFields.problem(root) { throw fail(problem) }
         guard let declared = root["numberOfTests"]?.int64Value else { throw fail("missing \"numberOfTests\"") }
         guard let groups = root["testGroups"]?.arrayValue else { throw fail("missing \"testGroups\" array") }
 
@@ -128,15 +129,18 @@ public enum VectorLoader {
                     family: family, file: path, tcId: tc, id: id,
                     comment: test["comment"]?.stringValue ?? "", flags: flags,
                     input: merged,
-                    result: result, error: error, output: test["output"]))
+                    result: result, error: error, output: test["output"],
+                    group: g, groupComment: group["comment"]?.stringValue ?? ""))
             }
         }
         guard declared == Int64(vectors.count) else {
             throw fail("numberOfTests is \(declared) but the file holds \(vectors.count) tests")
         }
-        var notes: [String: String] = [:]
-        for (key, value) in root["notes"]?.objectValue ?? [:] { notes[key] = value.stringValue ?? value.jsonText }
-        return VectorFile(path: path, family: family, title: root["title"]?.stringValue ?? "",
-                          source: root["source"]?.stringValue ?? "", notes: notes, vectors: vectors)
+        let flagNotes = try VectorNote.notes(of: root, flags: vectors.map(\.flags), path: path)
+        var file = VectorFile(path: path, family: family, title: root["title"]?.stringValue ?? "",
+                              source: root["source"]?.stringValue ?? "", notes: flagNotes.mapValues(\.description),
+                              vectors: vectors)
+        file.flagNotes = flagNotes
+        return file
     }
 }

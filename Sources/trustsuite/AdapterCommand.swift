@@ -11,7 +11,7 @@ struct AdapterCommand: AsyncParsableCommand {
         commandName: "adapter",
         abstract: "Serve the reference implementation over the JSON-lines adapter protocol on stdin/stdout.",
         discussion: """
-            Prints the introduction line (every family, "gradeOutputs": true), then answers one request \
+            Prints the introduction line (every family, "gradeOutputs": true, "codes": true, every capability), then answers one request \
             line with one reply line until stdin ends. A request that cannot be read is answered \
             "unsupported" with the reason. Try: trustsuite run --adapter "trustsuite adapter".
             """
@@ -24,6 +24,9 @@ struct AdapterCommand: AsyncParsableCommand {
             "version": .string(TrustSuiteCommand.configuration.version),
             "families": .array(Family.allCases.filter { subject.families.contains($0) }.map { .string($0.rawValue) }),
             "gradeOutputs": .bool(true),
+            // Its errors are codes (spec/vectors.md, Amendments (round 3)), and it can do everything.
+            "codes": .bool(true),
+            "capabilities": .array(Capabilities.known.map(JSONValue.string)),
         ])
         Self.emit(hello)
         while let line = readLine(strippingNewline: true) {
@@ -48,6 +51,7 @@ struct AdapterCommand: AsyncParsableCommand {
             let answer = try await subject.evaluate(family: family, input: input)
             var reply: [String: JSONValue] = ["id": id, "result": .string(answer.verdict.rawValue)]
             if let error = answer.error { reply["error"] = .string(error) }
+            if answer.verdict == .invalid, let code = answer.error { reply["code"] = .string(code) }
             if let output = answer.output { reply["output"] = output }
             return .object(reply)
         } catch {

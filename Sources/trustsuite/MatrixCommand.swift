@@ -40,12 +40,25 @@ struct MatrixCommand: AsyncParsableCommand {
 
     @OptionGroup var adapterOptions: AdapterOptions
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Compare with an earlier matrix (--json output): new disagreements, fixed ones, changed outcomes; "
+            + "exit status 1 when any implementation got worse.", valueName: "file"))
+    var baseline: String?
+
+    @Option(name: .long, help: ArgumentHelp("Write SARIF 2.1.0 (one run per implementation) to this file.", valueName: "file"))
+    var sarif: String?
+
     @Flag(name: .long, help: "No progress line on stderr.")
     var quiet = false
 
     func run() async throws {
-        let outputs = [markdown, json, html].compactMap { $0 }
-        guard !outputs.isEmpty else { throw CLIError("say where to write the matrix: --markdown, --json and/or --html FILE") }
+        let outputs = [markdown, json, html, sarif].compactMap { $0 }
+        guard !outputs.isEmpty else {
+            throw CLIError("say where to write the matrix: --markdown, --json, --html and/or --sarif FILE")
+        }
+        if let baseline, !FileManager.default.isReadableFile(atPath: baseline) {
+            throw CLIError("cannot read --baseline \(baseline)")
+        }
         for path in outputs { try OutputFile.check(path) }
         var implementations: [(String, String)] = []
         var listed: [String: AdapterList.Entry] = [:]
@@ -62,7 +75,7 @@ struct MatrixCommand: AsyncParsableCommand {
         for (name, _) in implementations where !names.insert(name).inserted {
             throw CLIError("implementation name \"\(name)\" is used twice (\"reference\" is taken)")
         }
-        let vectors = try selection.vectors()
+        let (files, vectors) = try selection.load()
         guard !vectors.isEmpty else {
             Console.note("nothing was tested: \(selection.emptyReason)")
             throw ExitCode(1)
@@ -91,10 +104,19 @@ struct MatrixCommand: AsyncParsableCommand {
         if let markdown { try OutputFile.write(matrix.markdown(command: description), to: markdown) }
         if let json { try OutputFile.write(matrix.json(command: description), to: json) }
         if let html { try OutputFile.write(matrix.html(command: description), to: html) }
+        if let sarif {
+            try OutputFile.write(SARIF.log(columns.map { SARIF.Input(name: $0.name, report: $0.report) }, files: files), to: sarif)
+        }
         print(matrix.summaryMarkdown().joined(separator: "\n"))
         let seconds = Runner.seconds(ContinuousClock.now - started)
         print("\n\(matrix.rows.filter(\.disagreement).count) of \(matrix.rows.count) vectors with disagreements; "
               + "\(columns.count) implementations in \(String(format: "%.1f", seconds)) s")
+        if let baseline {
+            let comparison: MatrixBaseline
+            do { comparison = try MatrixBaseline.load(baseline, against: matrix) } catch { throw CLIError(error.description) }
+            print("\n" + comparison.lines(path: baseline).joined(separator: "\n"))
+            if comparison.gotWorse { throw ExitCode(1) }
+        }
         throw ExitCode(columns[0].report.exitCode)
     }
 

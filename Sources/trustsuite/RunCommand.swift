@@ -22,10 +22,13 @@ struct VectorSelection: ParsableArguments {
     var skipFlag: [String] = []
 
     /// The selected vectors, in file order (possibly none).
-    func vectors() throws -> [Vector] {
+    func vectors() throws -> [Vector] { try load().vectors }
+
+    /// The selected vectors and the files they come from (their notes).
+    func load() throws -> (files: [VectorFile], vectors: [Vector]) {
         let files = try FixtureLocator.load(extra: fixtures, onlyGiven: only, families: family)
         let skipped = Set(skipFlag)
-        return files.flatMap(\.vectors).filter { skipped.isDisjoint(with: $0.flags) }
+        return (files, files.flatMap(\.vectors).filter { skipped.isDisjoint(with: $0.flags) })
     }
 
     /// Why a selection is empty, for the "nothing was tested" line.
@@ -56,15 +59,21 @@ struct AdapterOptions: ParsableArguments {
         }
     }
 
-    /// Starts `command` as an adapter; adapters die with this process.
-    func launch(_ command: String) async throws -> AdapterSubject {
+    /// Starts `command` as an adapter; adapters die with this process. Its
+    /// error map is `errorMap`, else the `error-map.json` beside its script.
+    func launch(_ command: String, errorMap: String? = nil) async throws -> AdapterSubject {
         ProcessGroups.shared.stopOnSignals()
         var log: (@Sendable (String) -> Void)? = nil
         if verbose {
             log = { line in FileHandle.standardError.write(Data("adapter \(TerminalText.escape(line))\n".utf8)) }
         }
+        var map: ErrorMap? = nil
+        if let path = errorMap ?? ErrorMap.discover(command: command) {
+            do { map = try ErrorMap.load(path) } catch { throw CLIError(error.description) }
+        }
         do {
-            return try await AdapterSubject.launch(command: command, timeout: .milliseconds(Int64(timeout * 1000)), log: log)
+            return try await AdapterSubject.launch(command: command, timeout: .milliseconds(Int64(timeout * 1000)),
+                                                   errorMap: map, log: log)
         } catch {
             throw CLIError("\(error)")
         }
@@ -138,16 +147,19 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var adapterOptions: AdapterOptions
 
+    @OptionGroup var gate: GateOptions
+
     @Flag(name: .long, help: "No progress line on stderr.")
     var quiet = false
 
     func run() async throws {
-        for path in [json, junit].compactMap({ $0 }) { try OutputFile.check(path) }
-        let vectors = try selection.vectors()
+        for path in [json, junit, gate.sarif].compactMap({ $0 }) { try OutputFile.check(path) }
+        let expected = try gate.expectedFailures()
+        let (files, vectors) = try selection.load()
         let progress = Progress(quiet: quiet)
         let report: RunReport
         if let adapter {
-            let subject = try await adapterOptions.launch(adapter)
+            let subject = try await adapterOptions.launch(adapter, errorMap: gate.errorMap)
             report = await adapterOptions.run(subject, vectors, progress: progress, quiet: quiet)
         } else {
             report = await Runner(subject: ReferenceSubject()).run(vectors, progress: progress.callback)
@@ -158,7 +170,14 @@ struct RunCommand: AsyncParsableCommand {
         print(Reports.scorecard(report))
         if let json { try OutputFile.write(Reports.json(report), to: json) }
         if let junit { try OutputFile.write(Reports.junit(report), to: junit) }
-        throw ExitCode(report.exitCode)
+        if let sarif = gate.sarif {
+            try OutputFile.write(SARIF.log([SARIF.Input(name: adapter == nil ? "reference" : report.subject, report: report)],
+                                           files: files), to: sarif)
+        }
+        guard let expected else { throw ExitCode(report.exitCode) }
+        let verdict = expected.check(report)
+        print(verdict.lines(path: expected.path).joined(separator: "\n"))
+        throw ExitCode(verdict.exitCode(graded: report.graded))
     }
 }
 

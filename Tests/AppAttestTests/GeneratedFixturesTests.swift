@@ -29,6 +29,7 @@ import TrustSuiteSupport
             let committed = try VectorLoader.loadFile(Locations.fixtures.appendingPathComponent("app-attest/\(name)").path)
             #expect(committed.vectors.count == count, "\(name)")
             #expect(committed.title == fresh.title && committed.source == fresh.source && committed.notes == fresh.notes, "\(name)")
+            #expect(committed.flagNotes == fresh.flagNotes, "\(name): notes differ from the generator's (FlagNotes)")
             for (old, new) in zip(committed.vectors, fresh.vectors) {
                 #expect(old.id == new.id && old.tcId == new.tcId && old.comment == new.comment && old.flags == new.flags, "\(name) \(old.id)")
                 #expect(old.result == new.result && old.error == new.error, "\(name) \(old.id)")

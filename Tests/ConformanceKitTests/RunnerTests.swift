@@ -49,7 +49,9 @@ struct ScriptedSubject: Subject {
     @Test func gradesReferenceStrictly() async throws {
         let report = await Runner(subject: ScriptedSubject(answers: Self.answers, gradesErrorCodes: true)).run(Self.vectors)
         let grades = report.cases.map(\.grade)
-        #expect(grades == [.pass, .fail, .fail, .pass, .error, .fail, .fail, .unsupported])
+        // The wrong code of tcId 3 is a wrong reason: neither pass nor fail.
+        #expect(grades == [.pass, .fail, .wrongReason, .pass, .error, .fail, .fail, .unsupported])
+        #expect(report.cases[2].receivedCode == "truncated" && report.cases[2].expectedCode == "reservedAdditionalInfo")
         #expect(report.cases[1].acceptedInvalid)
         #expect(report.cases[6].message.contains("steps[0].state"))
         #expect(report.exitCode == 1)
@@ -67,7 +69,7 @@ struct ScriptedSubject: Subject {
         let text = Reports.scorecard(report)
         let firstProblem = try #require(text.split(separator: "\n").first { $0.contains("[fail]") || $0.contains("[error]") })
         #expect(firstProblem.hasPrefix("!! "))
-        #expect(text.contains("FAIL: 2 passed, 4 failed (1 accepted invalid input), 1 unsupported, 1 errors"))
+        #expect(text.contains("FAIL: 2 passed, 3 failed (1 accepted invalid input), 1 wrong reason, 1 unsupported, 1 errors"))
 
         let json = try JSONDecoder().decode(JSONValue.self, from: Data(Reports.json(report).utf8))
         #expect(json["summary"]?["total"]?.int64Value == 8)
@@ -112,8 +114,8 @@ struct ScriptedSubject: Subject {
         let text = Reports.scorecard(Self.report)
         #expect(text.contains("accInv"))
         let ctap2 = text.split(separator: "\n").first { $0.hasPrefix("  cbor ctap2") }
-        // total 2, pass 0, fail 1, accInv 1, unsup 1, error 0
-        #expect(ctap2?.split(separator: " ").suffix(6) == ["2", "0", "1", "1", "1", "0"])
+        // total 2, pass 0, fail 1, accInv 1, wrongR 0, unsup 1, error 0
+        #expect(ctap2?.split(separator: " ").suffix(7) == ["2", "0", "1", "1", "0", "1", "0"])
     }
 
     @Test func jsonOrdersProblemsThenPassesThenUnsupported() throws {

@@ -6,10 +6,11 @@ import Testing
 /// The loader refuses malformed vector files with a message that says why.
 @Suite struct VectorLoaderTests {
     /// A file of `tests`; a cbor group's defaults set the mode (other families have no `mode`).
-    static func file(tests: String, number: Int = 1, family: String = "cbor", schema: String = "trustsuite-vectors/1") -> Data {
+    static func file(tests: String, number: Int = 1, family: String = "cbor", schema: String = "trustsuite-vectors/1",
+                     notes: String = "{}") -> Data {
         let defaults = family == "cbor" ? #"{"mode": "wellFormed"}"# : "{}"
         return Data("""
-            {"schema": "\(schema)", "family": "\(family)", "title": "t", "source": "s", "numberOfTests": \(number),
+            {"schema": "\(schema)", "family": "\(family)", "title": "t", "source": "s", "numberOfTests": \(number), "notes": \(notes),
              "testGroups": [{"defaults": \(defaults), "tests": [\(tests)]}]}
             """.utf8)
     }
@@ -35,6 +36,14 @@ import Testing
         ("not valid JSON", Data("{".utf8)),
         ("missing \"input\"", file(tests: #"{"tcId": 1, "id": "x", "result": "valid"}"#)),
         ("\"result\" must be", file(tests: #"{"tcId": 1, "id": "x", "input": {}, "result": "maybe"}"#)),
+        // spec/vectors.md, Amendments (round 3): every flag has a note; notes and fields are checked.
+        ("flag \"Odd\" has no note", file(tests: #"{"tcId": 1, "id": "x", "input": {}, "result": "acceptable", "flags": ["Odd"]}"#)),
+        ("a KNOWN_BUG note links", file(tests: #"{"tcId": 1, "id": "x", "input": {}, "result": "acceptable", "flags": ["Odd"]}"#,
+                                        notes: #"{"Odd": {"bugType": "KNOWN_BUG", "description": "d"}}"#)),
+        ("\"bugType\" must be one of", file(tests: good, notes: #"{"Odd": {"bugType": "BUG", "description": "d"}}"#)),
+        ("unknown field \"link\"", file(tests: good, notes: #"{"Odd": {"bugType": "EDGE_CASE", "description": "d", "link": "x"}}"#)),
+        ("is not an https URL", file(tests: good, notes: #"{"Odd": {"bugType": "EDGE_CASE", "description": "d", "links": ["ftp://x"]}}"#)),
+        ("has field \"extra\"", file(tests: #"{"tcId": 1, "id": "x", "input": {}, "result": "valid", "extra": 1}"#)),
     ])
     func rejects(_ expected: String, _ data: Data) {
         Self.expectRejection(expected, data)
@@ -90,7 +99,8 @@ import Testing
     static func policy(_ policy: String, flags: String = #"["LaunchPolicy"]"#, family: String = "app-attest-assertion") -> Data {
         file(tests: #"{"tcId": 1, "id": "x::a", "flags": "# + flags + #", "input": {"assertion": "oA==", "clientData": "oA==", "#
              + #""publicKey": "oA==", "appId": "A.b", "previousCounter": 0"# + policy
-             + #"}, "result": "invalid", "error": "malformedAssertion"}"#, family: family)
+             + #"}, "result": "invalid", "error": "malformedAssertion"}"#, family: family,
+             notes: #"{"LaunchPolicy": {"bugType": "FUNCTIONALITY", "description": "a launch policy"}}"#)
     }
 
     @Test func acceptsALaunchPolicyWithItsFlag() throws {
@@ -146,6 +156,15 @@ import Testing
     ])
     func refusesInputsOutsideTheFamilyContract(_ expected: String, _ data: Data) {
         Self.expectRejection(expected, data)
+    }
+
+    @Test func readsObjectNotesAndKeepsStringNotes() throws {
+        let loaded = try VectorLoader.parse(Self.file(tests: #"{"tcId": 1, "id": "x", "input": {"cborHex": "00"}, "result": "acceptable", "flags": ["Odd"]}"#,
+                                                      notes: #"{"Odd": {"bugType": "KNOWN_BUG", "description": "d", "links": ["https://example.org/1"], "cves": ["CVE-2020-0001"]}, "field": "text"}"#),
+                                            path: "n.json")
+        #expect(loaded.flagNotes["Odd"]?.links == ["https://example.org/1"])
+        #expect(loaded.flagNotes["Odd"]?.bugType == "KNOWN_BUG")
+        #expect(loaded.notes["field"] == "text" && loaded.flagNotes["field"]?.isObject == false)
     }
 
     @Test func rejectsAnIdUsedInTwoFiles() throws {

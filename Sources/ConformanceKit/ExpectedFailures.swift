@@ -1,0 +1,105 @@
+import Foundation
+
+/// A third party's list of known failures (`trustsuite run --expected FILE`,
+/// spec/vectors.md, Amendments (round 3)): `{"vector id or glob": "reason"}`.
+/// A run passes when every finding (fail, wrong reason, error) is listed and
+/// no entry is stale: a listed vector that now passes is reported, so the
+/// list shrinks as the implementation is fixed and CI goes red when its
+/// behaviour changes either way.
+public struct ExpectedFailures: Sendable {
+    /// Largest expected file read.
+    static let maxFileBytes = 4 * 1024 * 1024
+
+    public struct Entry: Sendable, Hashable {
+        /// A vector id, or a glob over ids (`*`, `?`, `[…]`).
+        public let pattern: String
+        public let reason: String
+        public var isGlob: Bool { pattern.contains(where: { "*?[".contains($0) }) }
+
+        public func matches(_ id: String) -> Bool {
+            isGlob ? fnmatch(pattern, id, 0) == 0 : pattern == id
+        }
+    }
+
+    public let path: String
+    /// In the order of their patterns.
+    public let entries: [Entry]
+
+    public init(path: String, entries: [Entry]) {
+        self.path = path
+        self.entries = entries.sorted { $0.pattern < $1.pattern }
+    }
+
+    public static func load(_ path: String) throws(VectorLoadError) -> ExpectedFailures {
+        try parse(try VectorLoadError.read(path, limit: maxFileBytes), path: path)
+    }
+
+    public static func parse(_ data: Data, path: String) throws(VectorLoadError) -> ExpectedFailures {
+        guard let root = try? JSONDecoder().decode(JSONValue.self, from: data), let object = root.objectValue else {
+            throw VectorLoadError(path: path, "an expected-failures file is a JSON object {\"vector id or glob\": \"reason\"}")
+        }
+        var entries: [Entry] = []
+        for (pattern, reason) in object {
+            guard !pattern.isEmpty, let text = reason.stringValue else {
+                throw VectorLoadError(path: path, "entry \"\(pattern.prefix(100))\": the reason must be a string")
+            }
+            entries.append(Entry(pattern: pattern, reason: text))
+        }
+        return ExpectedFailures(path: path, entries: entries)
+    }
+
+    /// How a run compares with the list.
+    public struct Verdict: Sendable {
+        /// Findings no entry lists.
+        public let unlisted: [CaseResult]
+        /// Entries whose vectors now pass: an id that passed, or a glob none
+        /// of whose vectors is a finding any more (with the ids that passed).
+        public let stale: [(entry: Entry, passed: [String])]
+        /// Findings an entry lists.
+        public let listed: [CaseResult]
+        /// Entries that matched no vector of this run (another selection).
+        public let notRun: [Entry]
+
+        /// 0 when every finding is listed and no entry is stale, and
+        /// something was graded; 1 otherwise.
+        public func exitCode(graded: Int) -> Int32 { unlisted.isEmpty && stale.isEmpty && graded > 0 ? 0 : 1 }
+
+        /// Lines for the terminal, after the scorecard.
+        public func lines(path: String) -> [String] {
+            var lines = ["Expected failures (\(path)): \(listed.count) listed, \(unlisted.count) not listed, "
+                         + "\(stale.count) stale, \(notRun.count) matched no vector of this run"]
+            for result in unlisted {
+                lines.append("   not listed: [\(result.grade.rawValue)] \(result.vector.id): \(result.message)")
+            }
+            for (entry, passed) in stale {
+                lines.append("   stale: \"\(entry.pattern)\" (\(entry.reason)) — now passes: "
+                             + passed.prefix(5).joined(separator: ", ") + (passed.count > 5 ? ", …" : ""))
+            }
+            return lines
+        }
+    }
+
+    public func check(_ report: RunReport) -> Verdict {
+        var unlisted: [CaseResult] = []
+        var listed: [CaseResult] = []
+        for result in report.cases where result.grade.isFinding {
+            if entries.contains(where: { $0.matches(result.vector.id) }) {
+                listed.append(result)
+            } else {
+                unlisted.append(result)
+            }
+        }
+        var stale: [(entry: Entry, passed: [String])] = []
+        var notRun: [Entry] = []
+        for entry in entries {
+            let matched = report.cases.filter { entry.matches($0.vector.id) }
+            guard !matched.isEmpty else {
+                notRun.append(entry)
+                continue
+            }
+            let passed = matched.filter { $0.grade == .pass }.map(\.vector.id)
+            if !passed.isEmpty && !matched.contains(where: \.grade.isFinding) { stale.append((entry, passed)) }
+        }
+        return Verdict(unlisted: unlisted, stale: stale, listed: listed, notRun: notRun)
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// SARIF 2.1.0 for code-scanning tools (`run` and `matrix` `--sarif FILE`,
+/// spec/vectors.md, Amendments (round 3)): one run per implementation, one
+/// rule per vector group (its help text from the notes of the group's
+/// flags), one result per finding: an accepted invalid vector or a crash at
+/// level `error`; a rejected valid vector, a wrong reason or a wrong output
+/// at `warning`.
+public enum SARIF {
+    public static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
+
+    /// One implementation's report, named as in the matrix.
+    public struct Input: Sendable {
+        public let name: String
+        public let report: RunReport
+        public init(name: String, report: RunReport) {
+            self.name = name
+            self.report = report
+        }
+    }
+
+    /// The log; `files` gives the notes and titles of the vector files.
+    public static func log(_ inputs: [Input], files: [VectorFile]) -> String {
+        let byPath = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        var lineOfId = LineIndex()
+        let runs: [JSONValue] = inputs.map { input in
+            let findings = input.report.cases.filter(\.grade.isFinding)
+            var ruleIds: [String] = []
+            var rules: [JSONValue] = []
+            var results: [JSONValue] = []
+            for result in findings {
+                let id = ruleId(result.vector)
+                let index: Int
+                if let known = ruleIds.firstIndex(of: id) {
+                    index = known
+                } else {
+                    index = ruleIds.count
+                    ruleIds.append(id)
+                    rules.append(rule(for: result.vector, id: id, file: byPath[result.vector.file], cases: input.report.cases))
+                }
+                results.append(resultObject(result, ruleId: id, ruleIndex: index, line: lineOfId.line(of: result.vector)))
+            }
+            return .object([
+                "tool": .object(["driver": .object([
+                    "name": .string("trustsuite"), "rules": .array(rules),
+                    "properties": .object(["implementation": .string(input.name), "subject": .string(input.report.subject)]),
+                ])]),
+                "automationDetails": .object(["id": .string("trustsuite/\(input.name)/")]),
+                "results": .array(results),
+            ])
+        }
+        return JSONValue.object(["$schema": .string(schemaURI), "version": .string("2.1.0"), "runs": .array(runs)]).jsonText
+    }
+
+    /// `FILE#GROUP`, e.g. `attestation.json#1`: stable while groups keep their order.
+    static func ruleId(_ vector: Vector) -> String {
+        "\(URL(fileURLWithPath: vector.file).lastPathComponent)#\(vector.group + 1)"
+    }
+
+    static func rule(for vector: Vector, id: String, file: VectorFile?, cases: [CaseResult]) -> JSONValue {
+        let flags = Set(cases.filter { $0.vector.file == vector.file && $0.vector.group == vector.group }.flatMap(\.vector.flags)).sorted()
+        let name = vector.groupComment.isEmpty ? (file?.title ?? id) : vector.groupComment
+        var help = [name]
+        for flag in flags {
+            if let note = file?.flagNotes[flag] { help.append("\(flag): \(note.helpText)") }
+        }
+        var object: [String: JSONValue] = [
+            "id": .string(id), "name": .string(name),
+            "shortDescription": .object(["text": .string(name)]),
+            "help": .object(["text": .string(help.joined(separator: "\n"))]),
+            "properties": .object(["family": .string(vector.family.rawValue), "flags": .array(flags.map(JSONValue.string))]),
+        ]
+        if let title = file?.title, !title.isEmpty { object["fullDescription"] = .object(["text": .string(title)]) }
+        if let link = flags.compactMap({ file?.flagNotes[$0]?.links.first }).first { object["helpUri"] = .string(link) }
+        return .object(object)
+    }
+
+    static func level(_ result: CaseResult) -> String {
+        result.acceptedInvalid || result.grade == .error ? "error" : "warning"
+    }
+
+    static func resultObject(_ result: CaseResult, ruleId: String, ruleIndex: Int, line: Int?) -> JSONValue {
+        let vector = result.vector
+        let kind = result.acceptedInvalid ? "accepted an invalid vector" : result.rejectedValid ? "rejected a valid vector"
+            : result.grade == .wrongReason ? "refused for a wrong reason" : result.grade == .error ? "error" : "wrong output"
+        var region: [String: JSONValue] = [:]
+        if let line { region["startLine"] = .int(Int64(line)) }
+        var physical: [String: JSONValue] = ["artifactLocation": .object(["uri": .string(relativeURI(vector.file))])]
+        if !region.isEmpty { physical["region"] = .object(region) }
+        var properties: [String: JSONValue] = [
+            "tcId": .int(Int64(vector.tcId)), "grade": .string(result.grade.rawValue), "expected": .string(vector.result.rawValue),
+            "input": CaseInput.shown(vector.input),
+        ]
+        if let code = vector.error { properties["expectedCode"] = .string(code) }
+        if let code = result.receivedCode { properties["receivedCode"] = .string(code) }
+        return .object([
+            "ruleId": .string(ruleId), "ruleIndex": .int(Int64(ruleIndex)), "level": .string(level(result)),
+            "message": .object(["text": .string("\(vector.id): \(kind) — \(result.message)")]),
+            "locations": .array([.object([
+                "physicalLocation": .object(physical),
+                "logicalLocations": .array([.object(["fullyQualifiedName": .string(vector.id)])]),
+            ])]),
+            "partialFingerprints": .object(["trustsuiteVector/v1": .string(vector.id)]),
+            "properties": .object(properties),
+        ])
+    }
+
+    /// The vector file's path relative to the working directory when it is below it.
+    static func relativeURI(_ path: String) -> String {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path + "/"
+        let relative = absolute.hasPrefix(base) ? String(absolute.dropFirst(base.count)) : absolute
+        return relative.split(separator: "/", omittingEmptySubsequences: false)
+            .map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }.joined(separator: "/")
+    }
+
+    /// The line of each vector's `"id"` in its file, read once per file.
+    struct LineIndex {
+        private var files: [String: [String: Int]] = [:]
+
+        mutating func line(of vector: Vector) -> Int? {
+            if files[vector.file] == nil { files[vector.file] = Self.index(vector.file) }
+            return files[vector.file]?[vector.id]
+        }
+
+        static func index(_ path: String) -> [String: Int] {
+            guard let bytes = try? RegularFile.read(path, limit: VectorLoader.maxFileBytes) else { return [:] }
+            var found: [String: Int] = [:]
+            for (number, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                guard let key = line.range(of: "\"id\": \"") else { continue }
+                let rest = line[key.upperBound...]
+                guard let end = rest.firstIndex(of: "\"") else { continue }
+                found[String(rest[..<end])] = found[String(rest[..<end])] ?? number + 1
+            }
+            return found
+        }
+    }
+}
