@@ -1,3 +1,4 @@
+import TrustSuiteSupport
 import AppAttest
 import ConformanceKit
 

@@ -1,3 +1,5 @@
+import TrustSuiteSupport
+
 /// What an implementation may declare it can do, in its hello's
 /// `"capabilities"` (spec/vectors.md, Amendments (round 3)): a vector that
 /// needs a capability the adapter did not declare is graded `unsupported`

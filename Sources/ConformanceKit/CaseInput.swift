@@ -1,3 +1,4 @@
+import TrustSuiteSupport
 import Crypto
 import Foundation
 

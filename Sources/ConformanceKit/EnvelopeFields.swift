@@ -1,3 +1,5 @@
+import TrustSuiteSupport
+
 /// The fields of a vector file's envelope, its groups and its tests
 /// (spec/vectors.md; schemas/trustsuite-vectors.schema.json has
 /// `additionalProperties: false` at each level): a field outside these is a

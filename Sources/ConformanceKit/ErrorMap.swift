@@ -1,3 +1,4 @@
+import TrustSuiteSupport
 import Foundation
 
 /// An adapter's `error-map.json` (spec/vectors.md, Amendments (round 3)):

@@ -1,3 +1,4 @@
+import TrustSuiteSupport
 import Foundation
 
 /// A third party's list of known failures (`trustsuite run --expected FILE`,

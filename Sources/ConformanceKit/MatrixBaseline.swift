@@ -1,3 +1,4 @@
+import TrustSuiteSupport
 import Foundation
 
 /// A matrix compared with an earlier one (`trustsuite matrix --baseline

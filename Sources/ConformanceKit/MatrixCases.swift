@@ -1,4 +1,5 @@
 import Foundation
+import TrustSuiteSupport
 
 /// The parts of the matrix added by spec/vectors.md, Amendments (round 3):
 /// the capabilities each implementation declared, as columns, and every

@@ -1,3 +1,4 @@
+import TrustSuiteSupport
 import Foundation
 
 /// SARIF 2.1.0 for code-scanning tools (`run` and `matrix` `--sarif FILE`,

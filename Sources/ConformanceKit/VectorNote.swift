@@ -1,3 +1,5 @@
+import TrustSuiteSupport
+
 /// What a flag means (spec/vectors.md, Amendments (round 3): notes carry
 /// meaning): a file's `notes` map a flag, or a field name, to a string (the
 /// version-1 form) or to `{"bugType", "description", "effect", "links",

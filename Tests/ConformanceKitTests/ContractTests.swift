@@ -1,5 +1,6 @@
 import ConformanceKit
 import Foundation
+import TrustSuiteSupport
 import Testing
 import TestSupport
 

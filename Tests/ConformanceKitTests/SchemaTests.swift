@@ -1,5 +1,6 @@
 import ConformanceKit
 import Foundation
+import TrustSuiteSupport
 import Testing
 import TestSupport
 
@@ -46,10 +47,8 @@ import TestSupport
 
     static let good = #""flags": [], "input": {"cborHex": "00", "mode": "wellFormed"}, "result": "valid", "output": {"diagnostic": "0"}"#
 
-    /// Broken files, and whether the loader refuses them today. The `false`
-    /// ones are wrong input types and unknown input fields: the loader reads
-    /// inputs as JSON until ConformanceKit's typed family inputs (issue 24)
-    /// land; the schema refuses them already.
+    /// Broken files, each refused by the schema and by the loader (the
+    /// input cases through ConformanceKit's typed family contracts).
     static let broken: [(name: String, text: String, loaderRefuses: Bool)] = [
         ("unknown top-level field", file(top: #", "extra": 1"#, test: good), true),
         ("unknown test field", file(test: good + #", "note": "x""#), true),
@@ -63,18 +62,18 @@ import TestSupport
               test: #""flags": ["LaunchPolicy"], "input": {"allowedValidationCategories": "1"}, "result": "invalid", "error": "malformedAttestationObject""#), true),
         ("devicecheck: steps of the wrong type", file(family: "devicecheck", test: #""input": {"steps": "query"}, "result": "valid""#), true),
         ("la-right: unknown step field", file(family: "la-right", test: #""input": {"requirement": "default", "steps": [{"op": "save", "identifer": "r"}]}, "result": "valid""#), true),
-        ("cbor: cborHex of the wrong type", file(test: #""input": {"cborHex": 0}, "result": "valid""#), false),
-        ("cbor: unknown input field", file(test: #""input": {"cborHex": "00", "strict": true}, "result": "valid""#), false),
+        ("cbor: cborHex of the wrong type", file(test: #""input": {"cborHex": 0}, "result": "valid""#), true),
+        ("cbor: unknown input field", file(test: #""input": {"cborHex": "00", "strict": true}, "result": "valid""#), true),
         ("app-attest-attestation: keyId of the wrong type",
-         file(family: "app-attest-attestation", test: #""input": {"keyId": 5}, "result": "invalid", "error": "keyIdMismatch""#), false),
+         file(family: "app-attest-attestation", test: #""input": {"keyId": 5}, "result": "invalid", "error": "keyIdMismatch""#), true),
         ("app-attest-assertion: previousCounter of the wrong type",
-         file(family: "app-attest-assertion", test: #""input": {"previousCounter": "1"}, "result": "invalid", "error": "counterNotIncreasing""#), false),
+         file(family: "app-attest-assertion", test: #""input": {"previousCounter": "1"}, "result": "invalid", "error": "counterNotIncreasing""#), true),
         ("app-attest-receipt: validationTime of the wrong type",
-         file(family: "app-attest-receipt", test: #""input": {"validationTime": 1}, "result": "invalid", "error": "malformedReceipt""#), false),
+         file(family: "app-attest-receipt", test: #""input": {"validationTime": 1}, "result": "invalid", "error": "malformedReceipt""#), true),
         ("keychain-acl: synchronizable of the wrong type",
-         file(family: "keychain-acl", test: #""input": {"synchronizable": "yes"}, "result": "invalid", "error": "notSynchronizable""#), false),
-        ("keychain-flow: device of the wrong type", file(family: "keychain-flow", test: #""input": {"device": "locked", "steps": []}, "result": "valid""#), false),
-        ("la-right: requirement of the wrong type", file(family: "la-right", test: #""input": {"requirement": 7, "steps": []}, "result": "valid""#), false),
+         file(family: "keychain-acl", test: #""input": {"synchronizable": "yes"}, "result": "invalid", "error": "notSynchronizable""#), true),
+        ("keychain-flow: device of the wrong type", file(family: "keychain-flow", test: #""input": {"device": "locked", "steps": []}, "result": "valid""#), true),
+        ("la-right: requirement of the wrong type", file(family: "la-right", test: #""input": {"requirement": 7, "steps": []}, "result": "valid""#), true),
     ]
 
     @Test(.enabled(if: Locations.adapterPython != nil, venvMissing))
