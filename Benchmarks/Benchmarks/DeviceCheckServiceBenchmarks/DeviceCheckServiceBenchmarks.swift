@@ -81,20 +81,27 @@ final class ServiceLoad: @unchecked Sendable {
         let failures = FailureBox()
         let each = count / Self.clients
         let (port, bearer, ids) = (port, bearer, deviceIds)
-        DispatchQueue.concurrentPerform(iterations: Self.clients) { client in
-            do {
-                let connection = try LoopbackClient(port: port)
-                for index in 0..<each {
-                    let id = ids[Int.random(in: 0..<ids.count)]
-                    let body = "{\"device_token\":\"\(DeviceCheckToken.mint(deviceId: id))\",\"transaction_id\":\"t\(index)\","
-                        + "\"timestamp\":\(Int(Date().timeIntervalSince1970 * 1000)),\"bit\(index % 2)\":\(client % 2 == 0)}"
-                    let status = try connection.post("/v1/update_two_bits", bearer: bearer, body: body)
-                    if status != 200 { failures.add("status \(status)") }
+        // One thread per client (concurrentPerform would run only as many as there are cores).
+        let done = DispatchGroup()
+        for client in 0..<Self.clients {
+            done.enter()
+            Thread.detachNewThread {
+                defer { done.leave() }
+                do {
+                    let connection = try LoopbackClient(port: port)
+                    for index in 0..<each {
+                        let id = ids[Int.random(in: 0..<ids.count)]
+                        let body = "{\"device_token\":\"\(DeviceCheckToken.mint(deviceId: id))\",\"transaction_id\":\"t\(index)\","
+                            + "\"timestamp\":\(Int(Date().timeIntervalSince1970 * 1000)),\"bit\(index % 2)\":\(client % 2 == 0)}"
+                        let status = try connection.post("/v1/update_two_bits", bearer: bearer, body: body)
+                        if status != 200 { failures.add("status \(status)") }
+                    }
+                } catch {
+                    failures.add("\(error)")
                 }
-            } catch {
-                failures.add("\(error)")
             }
         }
+        done.wait()
         if let first = failures.first { throw LoopbackClient.Failure(description: "\(failures.count) failed updates, first: \(first)") }
         let elapsed = ContinuousClock.now - started
         counted.updates += each * Self.clients
