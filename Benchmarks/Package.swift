@@ -3,6 +3,7 @@
 // build them (as swift-asn1 and swift-certificates keep theirs). From the
 // repository root:
 //   swift package --package-path Benchmarks benchmark      (ordo-one/benchmark)
+//   swift package --package-path Benchmarks benchmark --target DeviceCheckServiceBenchmarks
 //   Benchmarks/compare.sh                                  (side by side with cbor2 and openssl)
 import PackageDescription
 
@@ -38,6 +39,18 @@ let package = Package(
                 .product(name: "StrictCBOR", package: "TrustSuite"),
             ],
             path: "Benchmarks/TrustSuiteBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // `serve devicecheck` under load: 8 loopback HTTP clients, 0 and 200,000 stored devices.
+        .executableTarget(
+            name: "DeviceCheckServiceBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "DeviceCheckService", package: "TrustSuite"),
+                .product(name: "AppAttest", package: "TrustSuite"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/DeviceCheckServiceBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // Plain timing loops for compare.sh (no benchmark framework, so the
