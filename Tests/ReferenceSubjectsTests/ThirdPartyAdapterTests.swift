@@ -37,7 +37,11 @@ struct ThirdPartyAdapterTests {
         let entry = try #require(list.entries.first { $0.name == name })
         let marker = "trustsuite-adapter-test-\(UUID().uuidString)"
         // The marker (an argument the adapter ignores) finds its processes.
-        let subject = try await AdapterSubject.launch(command: list.shellCommand(entry) + " " + marker, timeout: .seconds(10))
+        // Its error map, as `trustsuite run` finds it beside the adapter.
+        let mapPath = ThirdPartyAdapters.root.appendingPathComponent("\(name)/error-map.json").path
+        let map = FileManager.default.fileExists(atPath: mapPath) ? try ErrorMap.load(mapPath) : nil
+        let subject = try await AdapterSubject.launch(command: list.shellCommand(entry) + " " + marker, timeout: .seconds(10),
+                                                      errorMap: map)
         #expect(subject.adapterName == name)
         #expect(subject.version == entry.version, "\(name) is not the pinned release")
         #expect(subject.families.map(\.rawValue).sorted() == entry.families.sorted())
@@ -60,10 +64,13 @@ struct ThirdPartyAdapterTests {
         #expect(Reports.junit(report).components(separatedBy: "<testcase ").count - 1 == Self.vectors.count)
         #expect(Reports.scorecard(report).contains("accInv"))
 
-        let expected = try ThirdPartyAdapters.expected(name)
-        let (unexpected, nowPassing) = expected.compare(report)
-        #expect(unexpected.isEmpty, "\(name) fails vectors its expected.json does not list:\n\(unexpected.joined(separator: "\n"))")
-        #expect(nowPassing.isEmpty, "\(name) no longer fails these expected.json entries:\n\(nowPassing.joined(separator: "\n"))")
+        // Graded as `trustsuite run --adapter … --expected Adapters/NAME/expected.json` grades it.
+        let verdict = try ThirdPartyAdapters.expected(name).check(report)
+        let unlisted = verdict.unlisted.map { "\($0.vector.id): \($0.grade.rawValue): \($0.message.prefix(200))" }
+        #expect(unlisted.isEmpty, "\(name) has findings its expected.json does not list:\n\(unlisted.joined(separator: "\n"))")
+        let stale = verdict.stale.map(\.entry.pattern)
+        #expect(stale.isEmpty, "\(name) no longer fails these expected.json entries:\n\(stale.joined(separator: "\n"))")
+        #expect(verdict.exitCode(graded: report.graded) == 0)
     }
 }
 
@@ -91,7 +98,7 @@ enum ThirdPartyAdapters {
         "the third-party adapters are not installed: run .ci/run (Debian packages, .venv-adapters, Adapters/build.sh)"
 
     static func expected(_ name: String) throws -> ExpectedFailures {
-        try ExpectedFailures(path: root.appendingPathComponent("\(name)/expected.json").path)
+        try ExpectedFailures.load(root.appendingPathComponent("\(name)/expected.json").path)
     }
 }
 
@@ -158,40 +165,13 @@ struct FindingsDocumentTests {
                 let name = try #require(adapter, "vector id \(piece) before any adapter heading")
                 let expected = try ThirdPartyAdapters.expected(name)
                 for id in Self.expand(String(piece)) {
-                    #expect(expected.patterns.keys.contains { ExpectedFailures.matches(id, $0) }, "\(name): \(id) is not in its expected.json")
+                    // The document may name a glob of ids (`…::*`): some entry must fall under it.
+                    #expect(expected.entries.contains { fnmatch(id, $0.pattern, 0) == 0 }, "\(name): \(id) is not in its expected.json")
                     checked += 1
                 }
             }
         }
         #expect(checked >= 100)
-    }
-}
-
-/// An adapter's known failures (spec/vectors.md, "Expected failures"):
-/// `{"vector id or glob": "reason"}`. Compared here with a run's report;
-/// `trustsuite run --expected FILE` (the contract's CLI form of the same
-/// file) can take its place in the test above once it exists.
-struct ExpectedFailures {
-    let patterns: [String: String]
-
-    init(path: String) throws {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        patterns = try JSONDecoder().decode([String: String].self, from: data)
-    }
-
-    /// Whether a vector id matches a pattern (`*`, `?` and `[...]` as in a shell glob).
-    static func matches(_ pattern: String, _ id: String) -> Bool {
-        fnmatch(pattern, id, 0) == 0
-    }
-
-    /// The failing vectors (grade fail or error) no pattern lists, each with
-    /// the runner's message, and the patterns no failing vector matches.
-    func compare(_ report: RunReport) -> (unexpected: [String], nowPassing: [String]) {
-        let failing = report.cases.filter { $0.grade == .fail || $0.grade == .error }
-        let unexpected = failing.filter { result in !patterns.keys.contains { Self.matches($0, result.vector.id) } }
-            .map { "\($0.vector.id): \($0.grade.rawValue): \($0.message.prefix(200))" }
-        let nowPassing = patterns.keys.sorted().filter { pattern in !failing.contains { Self.matches(pattern, $0.vector.id) } }
-        return (unexpected, nowPassing)
     }
 }
 
