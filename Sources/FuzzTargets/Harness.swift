@@ -93,11 +93,7 @@ public enum Harness: String, CaseIterable, Sendable {
         case .sync(let run):
             return FuzzTargets.libFuzzerEntry(start, count, name: rawValue, run)
         case .async(let run):
-            // libFuzzer calls on its own thread, outside Swift's thread pool:
-            // waiting there for the task cannot starve the pool.
-            return FuzzTargets.libFuzzerEntry(start, count, name: rawValue) { bytes in
-                Blocking<[String]>.run { await run(bytes) } ?? []
-            }
+            return FuzzTargets.libFuzzerEntry(start, count, name: rawValue, async: run)
         }
     }
 }

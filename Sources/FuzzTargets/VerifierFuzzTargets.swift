@@ -7,22 +7,6 @@ import StrictCBOR
 import SwiftASN1
 import X509
 
-/// Runs async verification from a libFuzzer entry (a synchronous C call).
-final class Blocking<T: Sendable>: @unchecked Sendable {
-    private var value: T?
-    private let done = DispatchSemaphore(value: 0)
-
-    static func run(_ body: @escaping @Sendable () async -> T) -> T? {
-        let box = Blocking<T>()
-        Task.detached {
-            box.value = await body()
-            box.done.signal()
-        }
-        box.done.wait()
-        return box.value
-    }
-}
-
 /// The fixed synthetic world the verifier harnesses run in: the CA of the
 /// generated vectors (seed 1: the same keys and names as the fixtures'
 /// test PKI), their validation time, App ID and clientDataHash.
