@@ -29,6 +29,7 @@ public enum Harness: String, CaseIterable, Sendable {
     case laRight = "FuzzLARight"
     case p256Differential = "FuzzP256Differential"
     case x509Differential = "FuzzX509Differential"
+    case cborDifferential = "FuzzCBORDifferential"
 
     /// An oracle: the problems found in one input (empty when fine). The
     /// verifiers are async (chain validation is); the rest run inline.
@@ -63,6 +64,7 @@ public enum Harness: String, CaseIterable, Sendable {
         case .laRight: .async(FuzzTargets.laRight)
         case .p256Differential: .sync(FuzzTargets.p256Differential)
         case .x509Differential: .async(FuzzTargets.x509Differential)
+        case .cborDifferential: .sync(FuzzTargets.cborDifferential)
         }
     }
 
@@ -78,7 +80,7 @@ public enum Harness: String, CaseIterable, Sendable {
     public var dictionary: String {
         switch self {
         case .cbor, .attestation, .assertion, .cborDeterministic, .cborCTAP2, .authenticatorData, .coseKey,
-             .attestationVerify, .attestationResigned, .attestationStructured: "cbor.dict"
+             .attestationVerify, .attestationResigned, .attestationStructured, .cborDifferential: "cbor.dict"
         case .receipt, .nonceExtension, .receiptVerify, .p256Differential, .x509Differential: "der.dict"
         case .acl: "acl.dict"
         case .deviceCheck: "devicecheck.dict"
