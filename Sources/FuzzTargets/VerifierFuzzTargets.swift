@@ -14,7 +14,10 @@ enum FuzzWorld {
     static let seed: UInt64 = 1
     static let now = AppAttestGenerator.defaultNow
     static let ca: SoftwareCA? = try? SoftwareCA.make(seed: seed, now: now)
-    static let root: Certificate? = ca.flatMap { try? Certificate(derEncoded: $0.attestationRoot) }
+    /// Parsed on every use, never kept: a `Certificate` in a global keeps its
+    /// public key behind a pointer whose spare bits carry the enum case, which
+    /// LeakSanitizer does not recognize, so it reports the key as leaked.
+    static var root: Certificate? { ca.flatMap { try? Certificate(derEncoded: $0.attestationRoot) } }
     static let credentialKey: P256.Signing.PrivateKey? = ca?.vectorCredentialKey
     static let appId = SoftwareCA.vectorAppId
     static let clientDataHash = SoftwareCA.vectorClientDataHash
