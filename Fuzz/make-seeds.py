@@ -123,6 +123,13 @@ def attestation_objects():
         yield base64.b64decode(test["input"]["attestationObject"])
 
 
+def assertions():
+    for _, _, test in tests("app-attest/assertion*.json"):
+        text = test["input"].get("assertion")
+        if text:
+            yield base64.b64decode(text)
+
+
 def attestation_auth_data():
     for data in auth_data():
         if len(data) > 55 and data[32] & 0x40:
@@ -251,6 +258,9 @@ def main():
     write("FuzzCOSEKey", list(cose_keys()) + list(cose_variants()))
     write("FuzzDeviceCheck", list(devicecheck_bodies()))
     write("FuzzAttestationVerify", list(attestation_objects()))
+    # Only with its name given: the committed corpus also holds inputs found by campaigns.
+    if "FuzzAssertion" in only:
+        write("FuzzAssertion", list(assertions()))
     write("FuzzAttestationResigned", list(attestation_auth_data()))
     write("FuzzVectorFile", list(vector_files()))
     write("FuzzAttestationStructured", list(attestation_objects()))
