@@ -115,6 +115,8 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "OpenSSLOracle", dependencies: ["COpenSSL"]),
+        // libcbor, the second CBOR decoder of the FuzzCBORDifferential harness.
+        .systemLibrary(name: "CLibCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
         // Vector model, runner and reports: imports no reference module.
         // prctl(PR_SET_CHILD_SUBREAPER) for the adapter runner (prctl is variadic: not importable).
         .target(name: "CProcessControl"),
@@ -133,7 +135,7 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: [
                 "StrictCBOR", "AppAttest", "AppAttestGenerator", "TestPKI", "ReferenceSubjects", "ConformanceKit",
-                "TrustSuiteSupport", "OpenSSLOracle", "KeychainAccessControl", "KeychainModel", "LocalAuthorization",
+                "TrustSuiteSupport", "OpenSSLOracle", "KeychainAccessControl", "KeychainModel", "LocalAuthorization", "CLibCBOR",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

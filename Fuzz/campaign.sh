@@ -1,25 +1,34 @@
 #!/usr/bin/env bash
-# A fuzzing campaign over the libFuzzer harnesses of Fuzz/Sources.
+# A fuzzing campaign over the libFuzzer harnesses of Fuzz/Sources that
+# carries over from one campaign to the next through git.
 #
-#   Fuzz/campaign.sh [--seconds N] [--jobs J] [--no-build | --build-only] [HARNESS…]
+#   Fuzz/campaign.sh [--seconds N] [--jobs J] [--no-build | --build-only] [--no-merge] [--bin DIR] [HARNESS…]
 #
 # Builds every harness once (fuzzer + address sanitizer, release), then runs
 # each named harness (default: all) for N seconds (default 600) with J
-# parallel libFuzzer workers (-fork=J; default: the number of cores). New
-# inputs are merged into a campaign corpus outside git,
-# Fuzz/.build/campaign/<harness>/, which later campaigns start from together
-# with the committed seeds (Fuzz/Corpus/<harness>/). Each crash is minimized
-# (-minimize_crash) into Fuzz/FailCases/<harness>/ — commit it with the fix —
-# and the raw artifact kept in Fuzz/.build/campaign-crashes/<harness>/.
-# Prints, per harness: executions, exec/s, cov, ft, corpus size, crashes,
-# and the CPU seconds its workers used (user + system, from /usr/bin/time
-# when present). --build-only builds and stops; --no-build runs what the
-# last build left.
+# parallel libFuzzer workers (-fork=J; default: the number of cores),
+# starting from the committed corpus (Fuzz/Corpus/<harness>/) and the
+# working corpus of earlier runs on this machine (Fuzz/.build/campaign/).
+# At the end of each harness's run its new inputs are minimized into the
+# committed corpus (-merge=1 with Fuzz/Corpus/<harness>/ as the output: the
+# committed inputs all stay, a new one is added only when it reaches
+# coverage they do not), and one line is appended to Fuzz/campaign-log.tsv:
+# date, harness, wall seconds, workers, CPU seconds (user + system of every
+# worker), executions, cov, ft, corpus size after the merge, crashes. Each
+# crash is minimized (-minimize_crash) into Fuzz/FailCases/<harness>/ —
+# commit it with the fix — and the raw artifact kept in
+# Fuzz/.build/campaign-crashes/<harness>/. --build-only builds and stops;
+# --no-build runs what the last build left; --no-merge leaves Fuzz/Corpus
+# and the log alone; --bin DIR runs the binaries in DIR (a copy of a build,
+# so that a rebuild can go on meanwhile; implies --no-build). Run it under
+# `nice -n 19` beside other work.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 seconds=600
 jobs="$(nproc 2>/dev/null || echo 2)"
 build=1
+merge=1
+bin=""
 harnesses=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -27,7 +36,9 @@ while [ $# -gt 0 ]; do
     --jobs) jobs="${2:?--jobs needs a number}"; shift 2 ;;
     --no-build) build=0; shift ;;
     --build-only) build=2; shift ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --no-merge) merge=0; shift ;;
+    --bin) bin="${2:?--bin needs a folder}"; build=0; shift 2 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "campaign.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) harnesses+=("$1"); shift ;;
   esac
@@ -55,7 +66,7 @@ if [ "$build" != 0 ]; then
   done
 fi
 [ "$build" = 2 ] && { echo "== built: $(fuzz_swift_build --package-path "$here" -c release --show-bin-path)"; exit 0; }
-bin="$(fuzz_swift_build --package-path "$here" -c release --show-bin-path)"
+[ -n "${bin:-}" ] || bin="$(fuzz_swift_build --package-path "$here" -c release --show-bin-path)"
 timer=()
 [ -x /usr/bin/time ] && timer=(/usr/bin/time -f '%U %S' -o cpu.txt)
 export SWIFT_BACKTRACE=enable=no
@@ -70,15 +81,19 @@ for name in "${harnesses[@]}"; do
   echo "== $name: ${seconds}s, $jobs workers ${libfuzzer_flags[*]##*/}"
   set +e
   rm -f "$logs/cpu.txt"
+  touch "$logs/started"
+  started=$(date +%s)
   (cd "$logs" && ASAN_OPTIONS="$asan_options" "${timer[@]}" "$bin/$name" "$corpus" "$here/Corpus/$name" "${libfuzzer_flags[@]}" \
     -fork="$jobs" -ignore_crashes=1 -max_total_time="$seconds" -artifact_prefix="$crashes/" \
     -print_final_stats=1 >"$logs/run.log" 2>&1)
   set -e
-  # Every crash artifact, minimized, becomes a regression input.
+  wall=$(( $(date +%s) - started ))
+  # Every crash artifact, minimized, becomes a regression input; `found`
+  # counts this run's.
   found=0
   for artifact in "$crashes"/crash-* "$crashes"/leak-* "$crashes"/timeout-* "$crashes"/oom-*; do
     [ -e "$artifact" ] || continue
-    found=$((found + 1))
+    [ "$artifact" -nt "$logs/started" ] && found=$((found + 1))
     minimized="$here/FailCases/$name/$(basename "$artifact")"
     [ -e "$minimized" ] && continue
     ASAN_OPTIONS="$asan_options" "$bin/$name" "${libfuzzer_flags[@]}" -minimize_crash=1 -max_total_time=30 \
@@ -93,10 +108,20 @@ for name in "${harnesses[@]}"; do
   rate="$(echo "$last" | sed -nE 's/.*exec\/s: ([0-9]+).*/\1/p')"
   size="$(find "$corpus" -type f | wc -l | tr -d ' ')"
   cpu="$(awk '/^[0-9.]+ [0-9.]+$/ {printf "%.0f", $1 + $2}' "$logs/cpu.txt" 2>/dev/null || true)"
+  if [ "$merge" = 1 ]; then
+    # Minimize the run's new inputs into the committed corpus (which keeps
+    # every input it holds: they are the seeds the replay tests read).
+    ASAN_OPTIONS="$asan_options" "$bin/$name" "${libfuzzer_flags[@]}" -merge=1 "$here/Corpus/$name" "$corpus" \
+      >"$logs/merge.log" 2>&1 || echo "   merge failed (see $logs/merge.log)"
+    committed="$(find "$here/Corpus/$name" -type f | wc -l | tr -d ' ')"
+    [ -f "$here/campaign-log.tsv" ] || printf 'date\tharness\twall-s\tworkers\tcpu-s\texecutions\tcov\tft\tcorpus\tcrashes\n' >"$here/campaign-log.tsv"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$name" "$wall" "$jobs" "${cpu:-?}" \
+      "${execs:-?}" "${cov:-?}" "${ft:-?}" "$committed" "$found" >>"$here/campaign-log.tsv"
+  fi
   summary+=("$(printf '%-24s %12s %8s %7s %7s %8s %7s %8s' "$name" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$size" "$found" "${cpu:-?}")")
 done
 
 echo
 printf '%-24s %12s %8s %7s %7s %8s %7s %8s\n' harness executions exec/s cov ft corpus crashes cpu-s
 for line in "${summary[@]}"; do echo "$line"; done
-echo "(campaign corpora: $here/.build/campaign/; crash inputs: Fuzz/FailCases/<harness>/)"
+echo "(working corpora: $here/.build/campaign/; merged into Fuzz/Corpus/<harness>/; log: Fuzz/campaign-log.tsv; crash inputs: Fuzz/FailCases/<harness>/)"

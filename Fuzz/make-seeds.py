@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the harnesses added for issue 13 from Fixtures/.
 
-    python3 Fuzz/make-seeds.py            (run from the checkout; needs cbor2:
+    python3 Fuzz/make-seeds.py [HARNESS…]  (run from the checkout; needs cbor2:
                                            .venv-adapters/bin/python Fuzz/make-seeds.py)
+
+Without names it writes every harness below; with names, only those.
+FuzzCBORDifferential also takes the CBOR working group's vectors from the
+external vectors (TRUSTSUITE_EXTERNAL_VECTORS, default ../shared/vectors).
 
 Each seed is named by the SHA-1 of its bytes, as libFuzzer names corpus
 files, so running it again changes nothing unless the fixtures changed.
@@ -29,7 +33,7 @@ def tests(pattern):
                 yield path, document, test
 
 
-def write(harness, seeds, limit=400):
+def write_corpus(harness, seeds, limit=400):
     folder = os.path.join(CORPUS, harness)
     os.makedirs(folder, exist_ok=True)
     unique = {}
@@ -46,6 +50,23 @@ def cbor_inputs():
         text = test.get("input", {}).get("cborHex")
         if text is not None:
             yield bytes.fromhex(text)
+
+
+def cbor_wg_inputs():
+    """The `encoded` bytes of every test of the CBOR working group's
+    containers (cbor-wg/**/*.cbor: one map {title, tests: [{encoded, …}]})."""
+    vectors = os.environ.get("TRUSTSUITE_EXTERNAL_VECTORS") or os.path.join(ROOT, "..", "shared", "vectors")
+    for path in sorted(glob.glob(os.path.join(vectors, "cbor-wg", "**", "*.cbor"), recursive=True)):
+        with open(path, "rb") as handle:
+            data = handle.read()
+        try:
+            # good.cbor nests about 500 levels, past cbor2's default bound.
+            container = cbor2.loads(data, max_depth=2048)
+        except TypeError:
+            container = cbor2.loads(data)
+        for test in container.get("tests", []):
+            if isinstance(test.get("encoded"), bytes):
+                yield test["encoded"]
 
 
 def cbor_field(pattern, input_key, field):
@@ -100,6 +121,13 @@ def cose_variants():
 def attestation_objects():
     for _, _, test in tests("app-attest/attestation.json"):
         yield base64.b64decode(test["input"]["attestationObject"])
+
+
+def assertions():
+    for _, _, test in tests("app-attest/assertion*.json"):
+        text = test["input"].get("assertion")
+        if text:
+            yield base64.b64decode(text)
 
 
 def attestation_auth_data():
@@ -214,13 +242,25 @@ def p256_triples():
 
 
 def main():
+    only = set(sys.argv[1:])
+
+    def write(harness, seeds, limit=400):
+        if not only or harness in only:
+            write_corpus(harness, seeds, limit)
+
     cbor = list(cbor_inputs())
     write("FuzzCBORDeterministic", cbor)
     write("FuzzCBORCTAP2", cbor)
+    # Every fixture and working-group input within the harness's max_len
+    # (Fuzz/Options/FuzzCBORDifferential.options).
+    write("FuzzCBORDifferential", [seed for seed in cbor + list(cbor_wg_inputs()) if len(seed) <= 16384], limit=3000)
     write("FuzzAuthenticatorData", list(auth_data()))
     write("FuzzCOSEKey", list(cose_keys()) + list(cose_variants()))
     write("FuzzDeviceCheck", list(devicecheck_bodies()))
     write("FuzzAttestationVerify", list(attestation_objects()))
+    # Only with its name given: the committed corpus also holds inputs found by campaigns.
+    if "FuzzAssertion" in only:
+        write("FuzzAssertion", list(assertions()))
     write("FuzzAttestationResigned", list(attestation_auth_data()))
     write("FuzzVectorFile", list(vector_files()))
     write("FuzzAttestationStructured", list(attestation_objects()))

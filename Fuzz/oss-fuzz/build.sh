@@ -16,14 +16,20 @@ WORK="${WORK:-$fuzz/.build/oss-fuzz-work}"
 mkdir -p "$OUT" "$WORK"
 # The build's intermediate files go to WORK, apart from Fuzz/.build, where a
 # running campaign's binaries must not be relinked under it.
-scratch="$WORK/swift-build"
+# TRUSTSUITE_FUZZ_SCRATCH reuses another build folder of the same flags
+# (Fuzz/.build after campaign.sh --build-only) instead of building again.
+scratch="${TRUSTSUITE_FUZZ_SCRATCH:-$WORK/swift-build}"
 
 if command -v precompile_swift >/dev/null 2>&1 || [ -f /usr/local/bin/precompile_swift ]; then
   # shellcheck disable=SC1091
   . precompile_swift
 fi
 # OSS-Fuzz's flags when present; the verified local recipe otherwise.
-flags="${SWIFTFLAGS:--Xswiftc -sanitize=fuzzer,address --sanitize=fuzzer --sanitize=address}"
+flags="${SWIFTFLAGS:---sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address}"
+# libcbor (FuzzCBORDifferential's second decoder) is a shared library that
+# OSS-Fuzz's runner image lacks: it is copied to $OUT/lib below, and under
+# OSS-Fuzz the binaries look there first.
+[ -n "${SWIFTFLAGS:-}" ] && flags="$flags -Xlinker -rpath=\$ORIGIN/lib"
 
 # Shared helpers of the fuzz scripts (options files, build plan).
 . "$fuzz/options.sh"
@@ -49,4 +55,7 @@ for folder in "$fuzz"/Sources/Fuzz*; do
   (cd "$fuzz/Corpus/$name" && zip -q -j "$OUT/${name}_seed_corpus.zip" ./*)
 done
 cp "$fuzz/known-disagreements.json" "$OUT/known-disagreements.json"
+mkdir -p "$OUT/lib"
+libcbor="$(ldd "$OUT/FuzzCBORDifferential" | sed -nE 's/.*libcbor[^ ]* => ([^ ]+) .*/\1/p' | head -1)"
+[ -n "$libcbor" ] && cp -L "$libcbor" "$OUT/lib/"
 echo "built $(ls "$fuzz"/Sources | grep -c '^Fuzz') harnesses into $OUT"

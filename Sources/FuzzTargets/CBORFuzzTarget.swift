@@ -28,6 +28,16 @@ public enum FuzzTargets {
         return 0
     }
 
+    /// The entry of an async oracle: run to completion on libFuzzer's
+    /// thread (``InlineExecutor``), so every job of the verification, and
+    /// the task's release, happen before the entry returns and LeakSanitizer
+    /// and libFuzzer's malloc/free balance see all its memory freed.
+    public static func libFuzzerEntry(
+        _ start: UnsafePointer<UInt8>?, _ count: Int, name: String, async target: @escaping @Sendable ([UInt8]) async -> [String]
+    ) -> Int32 {
+        libFuzzerEntry(start, count, name: name) { bytes in InlineExecutor.run { await target(bytes) } ?? [] }
+    }
+
     /// Decodes `bytes` in all three modes and checks:
     /// - an error's offset lies within the input;
     /// - the modes nest: ctap2 ⊂ deterministic ⊂ wellFormed, with equal values;

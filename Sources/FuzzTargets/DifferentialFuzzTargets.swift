@@ -8,10 +8,11 @@ import X509
 import TestPKI
 
 extension FuzzWorld {
-    static let intermediate: Certificate? = ca.flatMap { try? Certificate(derEncoded: $0.attestationIntermediate) }
-    static let receiptVerifier: ReceiptVerifier? = ca.flatMap { ca in
+    // Made on every use, as `root` is (LeakSanitizer and a kept certificate).
+    static var intermediate: Certificate? { ca.flatMap { try? Certificate(derEncoded: $0.attestationIntermediate) } }
+    static var receiptVerifier: ReceiptVerifier? { ca.flatMap { ca in
         (try? Certificate(derEncoded: ca.receiptRoot)).flatMap { try? ReceiptVerifier(trustAnchors: [$0]) }
-    }
+    } }
     /// The validation time in whole seconds, as OpenSSL takes it.
     static let seconds = Int64(now.timeIntervalSince1970)
 }

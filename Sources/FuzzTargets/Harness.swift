@@ -30,6 +30,7 @@ public enum Harness: String, CaseIterable, Sendable {
     case laRight = "FuzzLARight"
     case p256Differential = "FuzzP256Differential"
     case x509Differential = "FuzzX509Differential"
+    case cborDifferential = "FuzzCBORDifferential"
 
     /// An oracle: the problems found in one input (empty when fine). The
     /// verifiers are async (chain validation is); the rest run inline.
@@ -64,6 +65,7 @@ public enum Harness: String, CaseIterable, Sendable {
         case .laRight: .async(FuzzTargets.laRight)
         case .p256Differential: .sync(FuzzTargets.p256Differential)
         case .x509Differential: .async(FuzzTargets.x509Differential)
+        case .cborDifferential: .sync(FuzzTargets.cborDifferential)
         }
     }
 
@@ -79,7 +81,7 @@ public enum Harness: String, CaseIterable, Sendable {
     public var dictionary: String {
         switch self {
         case .cbor, .attestation, .assertion, .cborDeterministic, .cborCTAP2, .authenticatorData, .coseKey,
-             .attestationVerify, .attestationResigned, .attestationStructured: "cbor.dict"
+             .attestationVerify, .attestationResigned, .attestationStructured, .cborDifferential: "cbor.dict"
         case .receipt, .nonceExtension, .receiptVerify, .p256Differential, .x509Differential: "der.dict"
         case .acl: "acl.dict"
         case .deviceCheck: "devicecheck.dict"
@@ -94,11 +96,7 @@ public enum Harness: String, CaseIterable, Sendable {
         case .sync(let run):
             return FuzzTargets.libFuzzerEntry(start, count, name: rawValue, run)
         case .async(let run):
-            // libFuzzer calls on its own thread, outside Swift's thread pool:
-            // waiting there for the task cannot starve the pool.
-            return FuzzTargets.libFuzzerEntry(start, count, name: rawValue) { bytes in
-                Blocking<[String]>.run { await run(bytes) } ?? []
-            }
+            return FuzzTargets.libFuzzerEntry(start, count, name: rawValue, async: run)
         }
     }
 }

@@ -6,8 +6,9 @@ import Darwin
 import Foundation
 import TrustSuiteSupport
 
-/// The disagreements between the reference and OpenSSL that the
-/// differential harnesses accept, each because the two follow different
+/// The disagreements between the reference and a second implementation
+/// (OpenSSL; libcbor for the CBOR differential) that the differential
+/// harnesses accept, each because the two follow different
 /// documented rules. A harness names the classes a disagreement belongs to
 /// (decided from the input, in code); it is excused only when one of them is
 /// listed, with its reason, in `Fuzz/known-disagreements.json`. Anything
@@ -31,6 +32,21 @@ public enum Disagreement: String, CaseIterable, Sendable {
     /// nonRepudiation (OpenSSL's S/MIME purpose refuses it at CMS_verify;
     /// the reference refuses it one step later, at the signer check).
     case signerKeyUsage
+    /// libcbor reads a map with two keys equal in the data model, which
+    /// StrictCBOR refuses (RFC 8949 §5.6).
+    case duplicateMapKey
+    /// The item nests arrays, maps and tags deeper than StrictCBOR's default
+    /// limit (64); libcbor has none.
+    case nestingLimit
+    /// libcbor 0.8 refuses the unassigned simple values (0–19 in one byte,
+    /// 32–255 in two), which RFC 8949 §3.3 makes well-formed.
+    case unassignedSimpleValue
+    /// libcbor widens every half-precision NaN to the default NaN, dropping
+    /// the payload StrictCBOR keeps.
+    case halfNaNPayload
+    /// libcbor 0.8 refuses the one-byte tag heads 0xc6–0xd4 (tag numbers
+    /// 6–20), which RFC 8949 §3.4 makes well-formed.
+    case shortTagHead
 }
 
 public enum KnownDisagreements {
@@ -77,9 +93,10 @@ public enum KnownDisagreements {
 
     /// The oracle's verdict on a disagreement: none when one of its classes
     /// is listed, else the finding.
-    static func judge(_ harness: Harness, _ description: String, classes: [Disagreement]) -> [String] {
-        excuses(classes, harness: harness.rawValue) ? [] : [
-            "unexplained disagreement with OpenSSL: \(description)"
+    static func judge(_ harness: Harness, _ description: String, classes: [Disagreement], other: String = "OpenSSL",
+                      entries: [Entry] = entries) -> [String] {
+        excuses(classes, harness: harness.rawValue, entries: entries) ? [] : [
+            "unexplained disagreement with \(other): \(description)"
                 + (classes.isEmpty ? "" : " (classes \(classes.map(\.rawValue)), none listed in \(fileName))"),
         ]
     }

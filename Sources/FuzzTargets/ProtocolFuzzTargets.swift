@@ -11,10 +11,34 @@ extension FuzzTargets {
     /// The DER the nonce extension must be: `SEQUENCE { [1] { OCTET STRING (32) } }`.
     static let nonceExtensionPrefix: [UInt8] = [0x30, 0x24, 0xA1, 0x22, 0x04, 0x20]
 
+    /// An extension value of the credential certificate: as the nonce
+    /// extension (``nonceValue(_:)``) and as Apple's informational ones.
+    public static func nonceExtension(_ bytes: [UInt8]) -> [String] {
+        appleExtensions(bytes) + nonceValue(bytes)
+    }
+
+    /// The same bytes as the value of each of Apple's informational
+    /// extensions (`trustsuite inspect` renders them from hostile
+    /// certificates): a reading is made, the same twice, and its text stays
+    /// linear in the input (the render depth bound's purpose).
+    static func appleExtensions(_ bytes: [UInt8]) -> [String] {
+        var problems: [String] = []
+        for oid in [AppleCertificateExtensions.oid85, AppleCertificateExtensions.oid86, AppleCertificateExtensions.oid87] {
+            guard let reading = AppleCertificateExtensions.read(oid: oid, value: bytes[...]) else {
+                problems.append("no reading for \(oid)")
+                continue
+            }
+            if reading != AppleCertificateExtensions.read(oid: oid, value: bytes[...]) { problems.append("\(oid) read differently twice") }
+            let size = reading.lines.reduce(0) { $0 + $1.utf8.count }
+            if size > 64 * bytes.count + 64 { problems.append("\(oid): \(size) bytes of text for \(bytes.count) bytes") }
+        }
+        return problems
+    }
+
     /// The nonce extension's value: DER has one encoding per value, so the
     /// parser accepts exactly the 38-byte encoding of some 32-byte nonce and
     /// returns those 32 bytes; everything else is `nonceExtensionMissing`.
-    public static func nonceExtension(_ bytes: [UInt8]) -> [String] {
+    static func nonceValue(_ bytes: [UInt8]) -> [String] {
         let exact = bytes.count == nonceExtensionPrefix.count + 32 && Array(bytes.prefix(nonceExtensionPrefix.count)) == nonceExtensionPrefix
         do {
             let nonce = try NonceExtension.nonce(fromExtensionValue: bytes)

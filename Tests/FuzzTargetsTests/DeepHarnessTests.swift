@@ -55,4 +55,31 @@ import TestSupport
         let pairProblems = await FuzzTargets.receiptVerify(pair.receipt)
         #expect(!pairProblems.contains { $0.contains("more than the bound") }, "\(pairProblems)")
     }
+
+    /// FuzzAssertion's re-signing stage reaches the launch policy from the
+    /// iOS 27 seeds: categories 1 and 2 verify, 3 is refused as not allowed,
+    /// and a changed counter byte gives counterNotIncreasing.
+    @Test func resignedAssertionsReachTheLaunchPolicy() throws {
+        let folder = Locations.fuzz.appendingPathComponent("Corpus/FuzzAssertion")
+        var codes: [AppAttestError.Code?] = []
+        var verified: [UInt8]?
+        for url in Locations.files(in: folder) {
+            let seed = try [UInt8](Data(contentsOf: url))
+            guard let (authData, verdict) = FuzzTargets.resignAssertion(seed) else { continue }
+            switch verdict {
+            case .success: codes.append(nil); verified = verified ?? authData
+            case .failure(let error): codes.append(error.code)
+            }
+            #expect(FuzzTargets.resignedAssertion(seed).isEmpty)
+        }
+        #expect(codes.contains(nil), "no seed of FuzzAssertion verifies once re-signed")
+        #expect(codes.contains(.validationCategoryNotAllowed))
+        var stale = try #require(verified)
+        stale[33...36] = [0, 0, 0, 1]
+        guard case .failure(let error) = FuzzTargets.resignAssertion(stale)?.1 else {
+            Issue.record("counter 1 (not above the stored 1) verified")
+            return
+        }
+        #expect(error.code == .counterNotIncreasing)
+    }
 }

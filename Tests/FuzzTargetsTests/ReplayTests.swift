@@ -32,6 +32,9 @@ import TestSupport
         let options = (try? String(contentsOf: fuzz.appendingPathComponent("Options/\(harness.rawValue).options"), encoding: .utf8)) ?? ""
         #expect(options.split(separator: "\n").contains("dict = \(harness.dictionary)"),
                 "Fuzz/Options/\(harness.rawValue).options should say dict = \(harness.dictionary)")
+        // Leak detection stays on everywhere (the async oracles free what
+        // they allocate before the entry returns: InlineExecutor).
+        #expect(!options.contains("detect_leaks"), "Fuzz/Options/\(harness.rawValue).options turns leak detection off")
     }
 
     @Test func harnessFoldersMatchTheRegistry() throws {
