@@ -1,5 +1,6 @@
 import AppAttest
 import AppAttestGenerator
+import TestPKI
 import Crypto
 import StrictCBOR
 
