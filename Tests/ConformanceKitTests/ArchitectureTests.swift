@@ -12,17 +12,10 @@ import TrustSuiteSupport
     static func manifestMap() throws -> [String: [String]] {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("trustsuite-dump-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // A scratch path of its own: the package's .build may be locked by the running `swift test`.
-        process.arguments = ["swift", "package", "--package-path", Checkout.root.path, "--scratch-path", scratch.path, "dump-package"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "swift package dump-package failed")
+        let (status, data) = try Processes.output(["swift", "package", "--package-path", Checkout.root.path,
+                                                   "--scratch-path", scratch.path, "dump-package"])
+        try #require(status == 0, "swift package dump-package failed")
         let dump = try JSONDecoder().decode(JSONValue.self, from: data)
         let targets = dump["targets"]?.arrayValue ?? []
         let ours = Set(targets.compactMap { $0["name"]?.stringValue })

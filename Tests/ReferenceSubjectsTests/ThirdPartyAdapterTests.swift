@@ -132,16 +132,7 @@ struct FindingsDocumentTests {
 
     @Test(arguments: commands)
     func reproduces(_ command: Command) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "Adapters/ask.py"] + command.arguments
-        process.currentDirectoryURL = Locations.packageRoot
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let (_, data) = try Processes.output(["python3", "Adapters/ask.py"] + command.arguments, in: Locations.packageRoot)
         let reply = try JSONDecoder().decode(JSONValue.self, from: data)
         #expect(reply["result"]?.stringValue == command.verdict, "\(command): \(String(decoding: data, as: UTF8.self))")
     }

@@ -11,4 +11,20 @@ public enum Processes {
             return line.contains(marker) ? "\(pid): \(line)" : nil
         }
     }
+
+    /// Runs `arguments` through `/usr/bin/env` in `folder` and returns its
+    /// exit status and standard output (standard error discarded).
+    public static func output(_ arguments: [String], in folder: URL? = nil) throws -> (status: Int32, stdout: Data) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, data)
+    }
 }
