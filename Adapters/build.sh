@@ -15,7 +15,7 @@ debver() { dpkg-query -W -f='${Version}' "$1"; }
 
 # Go: the shared protocol package is linked into a private GOPATH entry;
 # the libraries come from Debian's /usr/share/gocode (no module download).
-ln -sfn "$PWD/Adapters/golib" "$out/gopath/src/trustsuite/adapterlib"
+ln -sfn "$PWD/Adapters/_golib" "$out/gopath/src/trustsuite/adapterlib"
 gobuild() { # NAME DEBIAN-PACKAGE
   GO111MODULE=off GOFLAGS= GOPROXY=off GOPATH="$PWD/$out/gopath:/usr/share/gocode" GOCACHE="$PWD/$out/gocache" \
     go build -ldflags "-X main.version=$(debver "$2")" -o "$out/bin/$1" "./Adapters/$1"

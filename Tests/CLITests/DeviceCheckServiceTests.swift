@@ -151,7 +151,7 @@ var currentMonth: String {
         let service = try LocalDeviceCheck(folder: team.folder, team: Team.id, keys: [team.keyArgument])
         defer { service.stop() }
         let device = try team.device("phone")
-        let outcome = try CLI.run([Locations.packageRoot.appendingPathComponent("Adapters/devicecheck/client.py").path, "roundtrip",
+        let outcome = try CLI.run([Locations.packageRoot.appendingPathComponent("Adapters/_devicecheck-client/client.py").path, "roundtrip",
                                    service.base, Team.id, Team.keyId, team.p8.path, try team.token(device), try team.token(device),
                                    other.path], executable: URL(fileURLWithPath: try #require(Locations.adapterPython)))
         try #require(outcome.status == 0, "\(outcome)")
@@ -233,7 +233,7 @@ var currentMonth: String {
         let service = try LocalDeviceCheck(folder: team.folder, team: Team.id, keys: [team.keyArgument], state: state)
         defer { service.stop() }
         let tokens = try (0..<4).map { try team.token(try team.device("device\($0)")) }
-        let outcome = try CLI.run([Locations.packageRoot.appendingPathComponent("Adapters/devicecheck/client.py").path, "load",
+        let outcome = try CLI.run([Locations.packageRoot.appendingPathComponent("Adapters/_devicecheck-client/client.py").path, "load",
                                    service.base, Team.id, Team.keyId, team.p8.path, "10000", "8"] + tokens,
                                   executable: URL(fileURLWithPath: try #require(Locations.adapterPython)), timeout: 600)
         try #require(outcome.status == 0, "\(outcome)")
