@@ -67,6 +67,14 @@ public struct AdapterList: Sendable {
         return AdapterList(folder: folder, entries: file.adapters)
     }
 
+    /// The entry's `NAME/error-map.json` beside the list, if it has one
+    /// (spec/vectors.md, Amendments (round 3): an adapter folder may hold
+    /// its error map).
+    public func errorMapPath(_ entry: Entry) -> String? {
+        let path = folder.appendingPathComponent(entry.name).appendingPathComponent(ErrorMap.fileName).path
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+
     /// The shell command the runner starts for `entry`: its command, run in
     /// the list's folder (`exec`, so the adapter is the process the runner
     /// stops).

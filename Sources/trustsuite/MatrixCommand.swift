@@ -60,19 +60,19 @@ struct MatrixCommand: AsyncParsableCommand {
             throw CLIError("cannot read --baseline \(baseline)")
         }
         for path in outputs { try OutputFile.check(path) }
-        var implementations: [(String, String)] = []
+        var implementations: [(name: String, command: String, errorMap: String?)] = []
         var listed: [String: AdapterList.Entry] = [:]
         if let adapters {
             let list: AdapterList
             do { list = try AdapterList.load(path: adapters) } catch { throw CLIError(error.description) }
             for entry in list.entries {
-                implementations.append((entry.name, list.shellCommand(entry)))
+                implementations.append((entry.name, list.shellCommand(entry), list.errorMapPath(entry)))
                 listed[entry.name] = entry
             }
         }
-        implementations += try adapter.map(Self.parse)
+        implementations += try adapter.map(Self.parse).map { ($0.0, $0.1, nil) }
         var names: Set<String> = ["reference"]
-        for (name, _) in implementations where !names.insert(name).inserted {
+        for (name, _, _) in implementations where !names.insert(name).inserted {
             throw CLIError("implementation name \"\(name)\" is used twice (\"reference\" is taken)")
         }
         let (files, vectors) = try selection.load()
@@ -84,11 +84,11 @@ struct MatrixCommand: AsyncParsableCommand {
         var columns = [Matrix.Column(
             name: "reference", command: nil,
             report: await Runner(subject: ReferenceSubject()).run(vectors, progress: Progress(label: "reference: ", quiet: quiet).callback))]
-        for (name, command) in implementations {
+        for (name, command, errorMap) in implementations {
             let progress = Progress(label: "\(name): ", quiet: quiet)
             let report: RunReport
             do {
-                let subject = try await adapterOptions.launch(command)
+                let subject = try await adapterOptions.launch(command, errorMap: errorMap)
                 if let entry = listed[name], entry.version != subject.version {
                     Console.note("\(name) reports version \(subject.version), the list pins \(entry.version)")
                 }

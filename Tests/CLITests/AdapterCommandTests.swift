@@ -124,6 +124,9 @@ import TrustSuiteSupport
         let script = "import sys, json\nprint(json.dumps({'adapter': 'yes', 'version': '1', 'families': ['cbor']}), flush=True)\n"
             + "for l in sys.stdin: print(json.dumps({'id': json.loads(l)['id'], 'result': 'valid'}), flush=True)\n"
         try Data(script.utf8).write(to: folder.appendingPathComponent("yes.py"))
+        // An entry's NAME/error-map.json beside the list is its error map.
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("yes"), withIntermediateDirectories: true)
+        try Data(#"[{"pattern": "short", "code": "truncated"}]"#.utf8).write(to: folder.appendingPathComponent("yes/error-map.json"))
         func entry(_ name: String, _ version: String, _ command: String) -> JSONValue {
             .object(["name": .string(name), "language": .string("test"), "library": .string(name), "version": .string(version),
                      "command": .string(command), "families": .array([.string("cbor")])])
@@ -141,6 +144,8 @@ import TrustSuiteSupport
         #expect(implementations.map { $0["name"]?.stringValue } == ["reference", "yes", "self", "last"])
         let invalid = FixtureVectors.cases(.cbor).filter { $0.vector.result == .invalid }.count
         #expect(implementations[1]["summary"]?["cbor"]?["acceptedInvalid"]?.int64Value == Int64(invalid))
+        #expect(implementations[1]["gradesReasons"]?.boolValue == true, "yes/error-map.json was not loaded")
+        #expect(implementations[3]["gradesReasons"]?.boolValue == true)
 
         // A name used twice, and a list of another schema: refused, nothing run.
         let twice: [JSONValue] = [entry("yes", "1", "python3 yes.py"), entry("yes", "1", "python3 yes.py")]
