@@ -37,9 +37,8 @@ struct ThirdPartyAdapterTests {
         let entry = try #require(list.entries.first { $0.name == name })
         let marker = "trustsuite-adapter-test-\(UUID().uuidString)"
         // The marker (an argument the adapter ignores) finds its processes.
-        // Its error map, as `trustsuite run` finds it beside the adapter.
-        let mapPath = ThirdPartyAdapters.root.appendingPathComponent("\(name)/error-map.json").path
-        let map = FileManager.default.fileExists(atPath: mapPath) ? try ErrorMap.load(mapPath) : nil
+        // Its error map, found as `trustsuite matrix --adapters` finds it.
+        let map = try list.errorMapPath(entry).map { path throws(VectorLoadError) in try ErrorMap.load(path) }
         let subject = try await AdapterSubject.launch(command: list.shellCommand(entry) + " " + marker, timeout: .seconds(10),
                                                       errorMap: map)
         #expect(subject.adapterName == name)
