@@ -52,11 +52,27 @@ public struct Matrix: Sendable {
         public let name: String
         public let command: String?
         public let report: RunReport
+        /// Language, library and version, from the adapter list (nil for an `--adapter NAME=COMMAND`).
+        public let implementation: Implementation?
 
-        public init(name: String, command: String?, report: RunReport) {
+        public init(name: String, command: String?, report: RunReport, implementation: Implementation? = nil) {
             self.name = name
             self.command = command
             self.report = report
+            self.implementation = implementation
+        }
+    }
+
+    /// What an implementation is, as its adapter list entry says.
+    public struct Implementation: Sendable {
+        public let language: String
+        public let library: String
+        public let version: String
+
+        public init(language: String, library: String, version: String) {
+            self.language = language
+            self.library = library
+            self.version = version
         }
     }
 
@@ -85,13 +101,15 @@ public struct Matrix: Sendable {
 
     /// The summary lines of one column, as the scorecard has them (each
     /// family, and the cbor family's modes under it), leaving out the
-    /// families it answered no vector of.
+    /// families and modes it answered no vector of (those it does not claim).
     public func summary(column: Int) -> [(label: String, counts: [Outcome: Int])] {
         Reports.rows(columns[column].report.cases).flatMap { family, parts -> [(label: String, counts: [Outcome: Int])] in
-            guard family.cases.contains(where: { $0.grade != .unsupported }) else { return [] }
-            return ([family] + parts).map { ($0.label, Self.counts($0.cases)) }
+            ([family] + parts).filter(Self.claimed).map { ($0.label, Self.counts($0.cases)) }
         }
     }
+
+    /// Whether an implementation answered any vector of a summary row.
+    static func claimed(_ row: Reports.Row) -> Bool { row.cases.contains { $0.grade != .unsupported } }
 
     /// How many cases had each outcome.
     static func counts(_ cases: [CaseResult]) -> [Outcome: Int] {
@@ -150,6 +168,11 @@ public struct Matrix: Sendable {
                 "seconds": .double(column.report.seconds), "summary": .object(summary),
             ]
             if let command = column.command { object["command"] = .string(command) }
+            if let implementation = column.implementation {
+                object["language"] = .string(implementation.language)
+                object["library"] = .string(implementation.library)
+                object["version"] = .string(implementation.version)
+            }
             if let capabilities = column.report.capabilities {
                 object["capabilities"] = .array(capabilities.sorted().map(JSONValue.string))
             }
@@ -184,74 +207,5 @@ public struct Matrix: Sendable {
             "implementations": .array(implementations),
             "rows": .array(rowValues),
         ]).jsonText
-    }
-
-    // MARK: HTML
-
-    /// One self-contained page: summary, then the vector table with filters
-    /// by family, by disagreement and by text.
-    public func html(command: String) -> String {
-        let e = Reports.escape
-        var page = """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><title>TrustSuite results matrix</title>
-            <style>
-            body{font:14px system-ui,sans-serif;margin:1.5em}table{border-collapse:collapse;margin:1em 0}
-            td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}th{background:#eee;position:sticky;top:0}
-            td.pass{background:#e6f4e6}td.acceptedInvalid{background:#f4b0b0;font-weight:bold}
-            td.rejectedValid,td.wrongAnswer{background:#f8dcc0}td.wrongReason{background:#f4ecd0}
-            pre{white-space:pre-wrap;word-break:break-all;margin:0}td.unsupported{color:#888}td.error{background:#f0e08c}
-            .num{text-align:right}#filters{position:sticky;top:0;background:#fff;padding:.5em 0}
-            </style></head><body>
-            <h1>TrustSuite results matrix</h1>
-            <p>Made by <code>\(e(command))</code>.</p>
-            <h2>Summary</h2>
-            <table><tr><th>implementation</th><th>family</th><th>vectors</th>
-            """
-        page += Outcome.allCases.map { "<th>\(e($0.label.lowercased()))</th>" }.joined() + "</tr>\n"
-        for (index, column) in columns.enumerated() {
-            for (label, counts) in summary(column: index) {
-                page += "<tr><td>\(e(column.name))</td><td>\(e(label))</td>"
-                    + "<td class=\"num\">\(counts.values.reduce(0, +))</td>"
-                    + Outcome.allCases.map { "<td class=\"num\">\(counts[$0] ?? 0)</td>" }.joined() + "</tr>\n"
-            }
-        }
-        page += "</table>\n" + capabilitiesHTML()
-        page += "<h2>Vectors</h2>\n<div id=\"filters\">Family <select id=\"family\"><option value=\"\">all</option>"
-        page += families.map { "<option>\($0.rawValue)</option>" }.joined()
-        page += "</select> <label><input type=\"checkbox\" id=\"disagree\"> only disagreements</label>"
-        page += " <input id=\"text\" placeholder=\"filter by id\"> <span id=\"shown\"></span></div>\n"
-        page += "<table id=\"rows\"><thead><tr><th>vector</th><th>family</th><th>expected</th>"
-        page += columns.map { "<th>\(e($0.name))</th>" }.joined() + "</tr></thead><tbody>\n"
-        for row in rows {
-            let expected = row.vector.result.rawValue + (row.vector.error.map { " (\($0))" } ?? "")
-            page += "<tr data-family=\"\(row.vector.family.rawValue)\" data-disagree=\"\(row.disagreement ? 1 : 0)\">"
-            page += "<td title=\"\(e(row.vector.comment))\">\(e(row.vector.id))</td><td>\(row.vector.family.rawValue)</td>"
-            page += "<td>\(e(expected))</td>"
-            for result in row.results {
-                let outcome = Outcome(result)
-                let detail = [result.answer?.error, result.message.isEmpty ? nil : result.message].compactMap { $0 }.joined(separator: " — ")
-                page += "<td class=\"\(outcome.rawValue)\" title=\"\(e(detail))\">\(e(outcome.label))</td>"
-            }
-            page += "</tr>\n"
-        }
-        page += """
-            </tbody></table>
-
-            """
-        page += casesHTML()
-        page += """
-            <script>
-            const rows=[...document.querySelectorAll('#rows tbody tr')];
-            function apply(){const f=document.getElementById('family').value,d=document.getElementById('disagree').checked,
-            t=document.getElementById('text').value.toLowerCase();let n=0;
-            for(const r of rows){const show=(!f||r.dataset.family===f)&&(!d||r.dataset.disagree==='1')&&
-            (!t||r.firstChild.textContent.toLowerCase().includes(t));r.style.display=show?'':'none';if(show)n++;}
-            document.getElementById('shown').textContent=n+' of '+rows.length+' vectors';}
-            for(const id of ['family','disagree','text'])document.getElementById(id).addEventListener('input',apply);apply();
-            </script></body></html>
-
-            """
-        return page
     }
 }

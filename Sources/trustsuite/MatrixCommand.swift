@@ -97,13 +97,14 @@ struct MatrixCommand: AsyncParsableCommand {
                 Console.note("\(name) could not be run; its column is all errors: \(error.description)")
                 report = await Runner(subject: UnavailableSubject(name: name, reason: error.description)).run(vectors)
             }
-            columns.append(Matrix.Column(name: name, command: command, report: report))
+            let implementation = listed[name].map { Matrix.Implementation(language: $0.language, library: $0.library, version: $0.version) }
+            columns.append(Matrix.Column(name: name, command: command, report: report, implementation: implementation))
         }
         let matrix = Matrix(columns: columns)
         let description = Self.commandLine()
         if let markdown { try OutputFile.write(matrix.markdown(command: description), to: markdown) }
         if let json { try OutputFile.write(matrix.json(command: description), to: json) }
-        if let html { try OutputFile.write(matrix.html(command: description), to: html) }
+        if let html { try OutputFile.write(matrix.html(command: description, files: files), to: html) }
         if let sarif {
             try OutputFile.write(SARIF.log(columns.map { SARIF.Input(name: $0.name, report: $0.report) }, files: files), to: sarif)
         }
