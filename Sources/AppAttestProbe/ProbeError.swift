@@ -26,6 +26,9 @@ public struct ProbeError: Error, CustomStringConvertible, Sendable, Equatable {
         self.code = code
         self.description = description
     }
+
+    /// Errors are equal when their codes are (the text is for people).
+    public static func == (lhs: ProbeError, rhs: ProbeError) -> Bool { lhs.code == rhs.code }
 }
 
 /// Every bad field of a config at once, one line each (spec/probe.md: a

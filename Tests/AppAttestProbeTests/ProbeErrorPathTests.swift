@@ -1,0 +1,57 @@
+import AppAttest
+import AppAttestProbe
+import Foundation
+import Testing
+
+/// What the probe does when it cannot run or a request goes wrong
+/// (spec/probe.md): a server that is down or hangs at the start is a
+/// ProbeError (exit 2); a non-loopback target is refused before any request.
+@Suite struct ProbeErrorPathTests {
+    @Test func aServerThatIsDownCannotBeProbed() async throws {
+        let fixture = try ProbeFixture()
+        defer { fixture.remove() }
+        let port = try SilentListener.freePort()
+        let runner = ProbeRunner(config: try ProbeFixture.config(port: port), device: fixture.device)
+        await #expect(throws: ProbeError(.serverUnreachable, "")) { try await runner.run() }
+        do {
+            _ = try await runner.run()
+        } catch {
+            #expect(error.description.contains("cannot connect"), "\(error.description)")
+        }
+    }
+
+    @Test func aServerThatHangsTimesOut() async throws {
+        let fixture = try ProbeFixture()
+        defer { fixture.remove() }
+        let listener = try SilentListener()
+        defer { listener.close() }
+        let runner = ProbeRunner(config: try ProbeFixture.config(port: listener.port, timeout: 0.5), device: fixture.device)
+        let start = Date()
+        do {
+            _ = try await runner.run()
+            Issue.record("a hanging server was probed")
+        } catch {
+            #expect(error.code == .serverUnreachable)
+            #expect(error.description.contains("no answer within 0.5 s (timeoutSeconds)"), "\(error.description)")
+        }
+        #expect(Date().timeIntervalSince(start) < 5)
+    }
+
+    @Test func aRemoteTargetIsRefusedWithoutAllowRemote() async throws {
+        let fixture = try ProbeFixture()
+        defer { fixture.remove() }
+        let config = try ProbeConfigTests.parse(ProbeFixture.configText(port: 1).replacingOccurrences(of: "127.0.0.1:1", with: "192.0.2.1:8080"))
+        var runner = ProbeRunner(config: config, device: fixture.device)
+        #expect(throws: ProbeError(.remoteRefused, "")) { try runner.checkTarget() }
+        runner.allowRemote = true
+        #expect(throws: Never.self) { try runner.checkTarget() }
+    }
+
+    @Test func anUnknownOnlyIdIsRefused() throws {
+        let fixture = try ProbeFixture()
+        defer { fixture.remove() }
+        var runner = ProbeRunner(config: try ProbeFixture.config(port: 1), device: fixture.device)
+        runner.only = ["launch.category-attestation"]
+        #expect(throws: ProbeError(.unknownCheck, "")) { try runner.selectedChecks() }
+    }
+}
