@@ -236,7 +236,7 @@ let package = Package(
         .testTarget(
             name: "TestDoublesTests",
             dependencies: [
-                "AppAttestDevice", "AppAttest", "DeviceCheckService", "ConformanceKit", "TrustSuiteSupport", "TestSupport",
+                "AppAttestDevice", "AppAttest", "DeviceCheckService", "ConformanceKit", "TrustSuiteSupport", "TestSupport", "TestPKI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ]

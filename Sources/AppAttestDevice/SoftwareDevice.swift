@@ -22,6 +22,11 @@ public struct DeviceError: Error, CustomStringConvertible, Sendable, Equatable {
 /// device id) and one file per key under `keys/` holding the private key
 /// and its counter. Every file is written atomically; counters are advanced
 /// under an exclusive lock, so concurrent processes never reuse one.
+///
+/// `attest` and `assert` take options that make the shapes a server's
+/// negative paths (and the iOS 27 positive ones) need: the checks of
+/// spec/probe.md, each refused or accepted by the reference verifier as
+/// that spec says (``AttestOptions``, ``AssertOptions``).
 public struct SoftwareDevice: Sendable {
     public let stateDirectory: URL
     public let appId: String
@@ -81,11 +86,18 @@ public struct SoftwareDevice: Sendable {
     /// state folder is refused, not waited on.
     static let maxStateFileBytes = 1024 * 1024
 
-    /// Opens the device whose state is in `directory`.
+    /// Opens the device whose state is in `directory`. States written
+    /// before a field existed still load (new fields are optional).
     public init(stateDirectory directory: URL) throws {
-        let url = directory.appendingPathComponent("device.json")
         AtomicFile.removeStaleTemporaries(in: directory)
         AtomicFile.removeStaleTemporaries(in: directory.appendingPathComponent("keys"))
+        let (state, deviceId) = try Self.readState(directory)
+        self.init(stateDirectory: directory, appId: state.appId, environment: state.environment, deviceId: deviceId, ca: state.ca)
+    }
+
+    /// The state file of `directory`, checked, and its device id.
+    static func readState(_ directory: URL) throws -> (StateFile, [UInt8]) {
+        let url = directory.appendingPathComponent("device.json")
         guard let data = try? Data(RegularFile.read(url.path, limit: Self.maxStateFileBytes)) else {
             throw DeviceError("no device in \(directory.path) (run `trustsuite device init --state \(directory.path)` first)")
         }
@@ -99,8 +111,7 @@ public struct SoftwareDevice: Sendable {
         guard let deviceId = Data(base64Encoded: state.deviceId), deviceId.count == 16 else {
             throw DeviceError("\(url.path): bad device id")
         }
-        self.init(stateDirectory: directory, appId: state.appId, environment: state.environment, deviceId: Array(deviceId),
-                  ca: state.ca)
+        return (state, Array(deviceId))
     }
 
     init(stateDirectory: URL, appId: String, environment: AppAttestEnvironment, deviceId: [UInt8], ca: SoftwareCA) {
@@ -138,95 +149,53 @@ public struct SoftwareDevice: Sendable {
         (SoftwareCA.pem(ca.attestationRoot), SoftwareCA.pem(ca.receiptRoot))
     }
 
-    // MARK: Attestation
+    // MARK: Attacker CA
 
-    /// Shapes of attestation a server's negative paths need.
-    public struct AttestOptions: LaunchDataOptions {
-        /// The aaguid of the other environment (a development object sent to a
-        /// production server, or the reverse): `aaguidMismatch`.
-        public var otherEnvironment = false
-        /// A credential certificate that expired a day ago: `certificateExpired`.
-        public var expiredCertificate = false
-        public var extensions = false
-        public var validationCategory: UInt32? = nil
-        public var bundleVersion: String? = nil
+    /// The attacker's root: the same subject names as the test attestation
+    /// root, another key (spec/probe.md, trust). What
+    /// ``AttestOptions/attackerRoot`` makes chains to it and to nothing a
+    /// server should trust.
+    public func attackerRoot() throws -> Certificate { try Certificate(derEncoded: attackerCA().root) }
 
-        public init(otherEnvironment: Bool = false, expiredCertificate: Bool = false, extensions: Bool = false,
-                    validationCategory: UInt32? = nil, bundleVersion: String? = nil) {
-            self.otherEnvironment = otherEnvironment
-            self.expiredCertificate = expiredCertificate
-            self.extensions = extensions
-            self.validationCategory = validationCategory
-            self.bundleVersion = bundleVersion
+    /// The attacker's root as PEM.
+    public func attackerRootPEM() throws -> String { SoftwareCA.pem(try attackerCA().root) }
+
+    /// The attacker CA kept in `device.json`; a state from before it existed
+    /// gets one, saved under the state lock so concurrent processes agree
+    /// on a single attacker root.
+    func attackerCA() throws -> AttackerCA {
+        if let attacker = ca.attacker { return attacker }
+        return try FileLock.withLock(lockURL) { () throws -> AttackerCA in
+            var (state, _) = try Self.readState(stateDirectory)
+            if let attacker = state.ca.attacker { return attacker }
+            let attacker = try AttackerCA(state.ca.pki)
+            state.ca.attacker = attacker
+            try AtomicFile.write(try Self.encoder.encode(state), to: stateDirectory.appendingPathComponent("device.json"))
+            return attacker
         }
     }
 
-    /// A new attested key, as `generateKey` then `attestKey` give it.
-    public struct Attestation: Sendable {
-        public let keyId: [UInt8]
-        public let attestationObject: [UInt8]
-        /// What was passed to `attestKey`: the challenge, or its SHA-256.
-        public let clientDataHash: [UInt8]
-        /// X9.63 uncompressed P-256 point.
-        public let publicKey: [UInt8]
-        public let receipt: [UInt8]
+    // MARK: Keys
+
+    /// The lock that serialises read-modify-write of the state and key files.
+    var lockURL: URL { stateDirectory.appendingPathComponent("keys/.lock") }
+
+    func keyURL(_ keyId: [UInt8]) -> URL {
+        stateDirectory.appendingPathComponent("keys").appendingPathComponent(BinaryText.hex(keyId) + ".json")
     }
 
-    /// Generates a key and attests it with `clientDataHash` (pass the
-    /// challenge itself, as Apple's samples do, or its SHA-256).
-    public func attest(clientDataHash: [UInt8], options: AttestOptions = AttestOptions(), now: Date = Date()) throws -> Attestation {
-        let key = P256.Signing.PrivateKey()
-        let publicKey = Array(key.publicKey.x963Representation)
-        let keyId = Array(SHA256.hash(data: publicKey))
-        let environment: AppAttestEnvironment = options.otherEnvironment
-            ? (self.environment == .production ? .development : .production) : self.environment
-        // Real credential certificates are valid from a day before the
-        // attestation to two days after it.
-        let notBefore = options.expiredCertificate ? now.addingTimeInterval(-4 * 86_400) : now.addingTimeInterval(-86_400)
-        var request = SoftwareCA.AttestationRequest(
-            credentialKey: key, appId: appId, environment: environment, clientDataHash: clientDataHash,
-            notBefore: notBefore, notAfter: notBefore.addingTimeInterval(3 * 86_400), token: randomBytes(32))
-        request.trailing = options.launchMap
-        let made = try ca.attest(request)
-        try AtomicFile.write(try Self.encoder.encode(KeyFile(privateKey: key.rawRepresentation.base64EncodedString(), counter: 0)),
+    /// Saves a new key with its counter.
+    func saveKey(_ key: P256.Signing.PrivateKey, keyId: [UInt8], counter: UInt32) throws {
+        try AtomicFile.write(try Self.encoder.encode(KeyFile(privateKey: key.rawRepresentation.base64EncodedString(), counter: counter)),
                              to: keyURL(keyId))
-        return Attestation(keyId: keyId, attestationObject: made.object, clientDataHash: clientDataHash, publicKey: publicKey,
-                           receipt: made.receipt)
     }
 
-    // MARK: Assertion
-
-    /// Shapes of assertion a server's negative paths need.
-    public struct AssertOptions: LaunchDataOptions {
-        /// Sign with the counter of the previous assertion again (a replay): `counterNotIncreasing`.
-        public var replayCounter = false
-        /// Sign with a key this device never attested: `signatureInvalid`.
-        public var foreignKey = false
-        public var extensions = false
-        public var validationCategory: UInt32? = nil
-        public var bundleVersion: String? = nil
-
-        public init(replayCounter: Bool = false, foreignKey: Bool = false, extensions: Bool = false,
-                    validationCategory: UInt32? = nil, bundleVersion: String? = nil) {
-            self.replayCounter = replayCounter
-            self.foreignKey = foreignKey
-            self.extensions = extensions
-            self.validationCategory = validationCategory
-            self.bundleVersion = bundleVersion
-        }
-    }
-
-    public struct GeneratedAssertion: Sendable {
-        public let assertion: [UInt8]
-        public let counter: UInt32
-    }
-
-    /// Signs `clientData` with the key `keyId` and the next counter (or, with
-    /// `replayCounter`, the last one again), as `generateAssertion` does.
-    public func assert(keyId: [UInt8], clientData: [UInt8], options: AssertOptions = AssertOptions()) throws -> GeneratedAssertion {
+    /// Under the lock: reads the key `keyId`, lets `next` choose the counter
+    /// to sign with from the stored one, and stores the larger of the two
+    /// (a device's counter never goes back).
+    func withKey(_ keyId: [UInt8], next: (UInt32) throws -> UInt32) throws -> (P256.Signing.PrivateKey, UInt32) {
         let url = keyURL(keyId)
-        let (key, counter) = try FileLock.withLock(stateDirectory.appendingPathComponent("keys/.lock")) {
-            () throws -> (P256.Signing.PrivateKey, UInt32) in
+        return try FileLock.withLock(lockURL) { () throws -> (P256.Signing.PrivateKey, UInt32) in
             guard let data = try? Data(RegularFile.read(url.path, limit: Self.maxStateFileBytes)) else {
                 throw DeviceError("no key \(Data(keyId).base64EncodedString()) on this device (attest one first)")
             }
@@ -240,28 +209,12 @@ public struct SoftwareDevice: Sendable {
                   let key = try? P256.Signing.PrivateKey(rawRepresentation: raw) else {
                 throw DeviceError("\(url.path): bad private key")
             }
-            if options.replayCounter { return (key, file.counter) }
-            guard file.counter < UInt32.max else { throw DeviceError("the counter of this key is exhausted") }
-            let next = file.counter + 1
-            try AtomicFile.write(try Self.encoder.encode(KeyFile(privateKey: file.privateKey, counter: next)), to: url)
-            return (key, next)
+            let counter = try next(file.counter)
+            if counter > file.counter {
+                try AtomicFile.write(try Self.encoder.encode(KeyFile(privateKey: file.privateKey, counter: counter)), to: url)
+            }
+            return (key, counter)
         }
-        var authData = Array(SHA256.hash(data: Array(appId.utf8)))
-        authData.append(0x40)
-        authData += withUnsafeBytes(of: counter.bigEndian, Array.init)
-        authData += options.launchMap
-        var hasher = SHA256()
-        hasher.update(data: authData)
-        hasher.update(data: Array(SHA256.hash(data: clientData)))
-        let nonce = Array(hasher.finalize())
-        let signer = options.foreignKey ? P256.Signing.PrivateKey() : key
-        let signature = Array(try signer.signature(for: nonce).derRepresentation)
-        let object = SoftwareCA.assertionObject(signature: signature, authenticatorData: authData)
-        return GeneratedAssertion(assertion: object, counter: counter)
-    }
-
-    func keyURL(_ keyId: [UInt8]) -> URL {
-        stateDirectory.appendingPathComponent("keys").appendingPathComponent(BinaryText.hex(keyId) + ".json")
     }
 
     // MARK: DeviceCheck
@@ -271,27 +224,6 @@ public struct SoftwareDevice: Sendable {
     /// local DeviceCheck service (``DeviceCheckToken``).
     public func deviceCheckToken() -> String {
         DeviceCheckToken.mint(deviceId: deviceId)
-    }
-}
-
-/// The launch data a device writes after the COSE key (attestation) or the
-/// header (assertion), as iOS 27 devices do (spec/app-attest.md, Amendments
-/// (round 3)): a map with the chosen validation category and bundle version.
-public protocol LaunchDataOptions: Sendable, Hashable {
-    /// Append the map of Apple's 2026 sample (category 1, version "1"); a
-    /// category or version given below replaces its value.
-    var extensions: Bool { get }
-    /// The category to write (4 bytes, little-endian); nil: none unless `extensions`.
-    var validationCategory: UInt32? { get }
-    /// The bundle version text to write (any text); nil: none unless `extensions`.
-    var bundleVersion: String? { get }
-}
-
-extension LaunchDataOptions {
-    /// The map's bytes; empty when no key is chosen (a device before iOS 27).
-    var launchMap: [UInt8] {
-        SoftwareCA.launchMap(validationCategory: validationCategory ?? (extensions ? 1 : nil),
-                             bundleVersion: bundleVersion ?? (extensions ? "1" : nil)) ?? []
     }
 }
 

@@ -6,16 +6,6 @@ import StrictCBOR
 import TrustSuiteSupport
 import TestPKI
 
-/// A digest made of given bytes, to sign a nonce as if it were already
-/// hashed (the classic ES256 mistake the vectors check for).
-struct RawDigest: Digest {
-    static var byteCount: Int { 32 }
-    let bytes: [UInt8]
-    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R { try bytes.withUnsafeBytes(body) }
-    func makeIterator() -> IndexingIterator<[UInt8]> { bytes.makeIterator() }
-    var description: String { "RawDigest" }
-}
-
 /// Everything one assertion vector is built from.
 struct AssertionSpec {
     enum Form { case der, raw, prehashed, empty, truncated, sha512, reshaped(([UInt8]) -> [UInt8]) }

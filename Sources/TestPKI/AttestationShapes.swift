@@ -63,4 +63,16 @@ package enum NonceShapes {
     package static func extra(_ nonce: [UInt8]) -> [UInt8] { TLV.sequence(TLV.explicit(1, TLV.octets(nonce)), TLV.integer(1)) }
     package static func octetOnly(_ nonce: [UInt8]) -> [UInt8] { TLV.octets(nonce) }
     package static func trailing(_ nonce: [UInt8]) -> [UInt8] { standard(nonce) + [0] }
+    package static func setWrapped(_ nonce: [UInt8]) -> [UInt8] { TLV.set([TLV.explicit(1, TLV.octets(nonce))]) }
+}
+
+/// A digest made of given bytes, to sign a nonce as if it were already
+/// hashed (the classic ES256 mistake: spec/app-attest.md, Assertion step 3).
+package struct RawDigest: Digest {
+    package static var byteCount: Int { 32 }
+    package let bytes: [UInt8]
+    package init(bytes: [UInt8]) { self.bytes = bytes }
+    package func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R { try bytes.withUnsafeBytes(body) }
+    package func makeIterator() -> IndexingIterator<[UInt8]> { bytes.makeIterator() }
+    package var description: String { "RawDigest" }
 }

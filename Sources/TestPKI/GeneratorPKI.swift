@@ -126,13 +126,30 @@ package struct AttestationPKI {
                                                        issuerKey: rootKey, serial: 1))
         intermediate = try GeneratorPKI.der(pki.caCertificate(subject: Self.intermediateName, key: intermediateKey,
                                                                issuer: Self.rootName, issuerKey: rootKey, serial: 2))
-        let attackerRootKey = pki.p384("attacker-root")
-        attackerIntermediateKey = pki.p384("attacker-intermediate")
-        attackerRoot = try GeneratorPKI.der(pki.caCertificate(subject: Self.rootName, key: attackerRootKey,
-                                                               issuer: Self.rootName, issuerKey: attackerRootKey, serial: 1))
-        attackerIntermediate = try GeneratorPKI.der(pki.caCertificate(
-            subject: Self.intermediateName, key: attackerIntermediateKey, issuer: Self.rootName,
-            issuerKey: attackerRootKey, serial: 2))
+        let attacker = try AttackerCA(pki)
+        attackerIntermediateKey = AttackerCA.intermediateKey(pki)
+        attackerRoot = attacker.root
+        attackerIntermediate = attacker.intermediate
+    }
+}
+
+/// A second attestation CA under the test CA's names (the same root and
+/// intermediate subjects, other keys from the seed): what an attacker who
+/// copies the names sends to a verifier that matches its anchor by name or
+/// trusts a root carried in x5c. The software device keeps one in its state.
+package struct AttackerCA: Codable, Sendable, Hashable {
+    package let root: [UInt8]
+    package let intermediate: [UInt8]
+
+    package static func intermediateKey(_ pki: GeneratorPKI) -> P384.Signing.PrivateKey { pki.p384("attacker-intermediate") }
+
+    package init(_ pki: GeneratorPKI) throws {
+        let rootKey = pki.p384("attacker-root")
+        root = try GeneratorPKI.der(pki.caCertificate(subject: AttestationPKI.rootName, key: rootKey,
+                                                       issuer: AttestationPKI.rootName, issuerKey: rootKey, serial: 1))
+        intermediate = try GeneratorPKI.der(pki.caCertificate(
+            subject: AttestationPKI.intermediateName, key: Self.intermediateKey(pki), issuer: AttestationPKI.rootName,
+            issuerKey: rootKey, serial: 2))
     }
 }
 

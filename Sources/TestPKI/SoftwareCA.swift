@@ -19,6 +19,10 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
     package let receiptRoot: [UInt8]
     package let receiptIntermediate: [UInt8]
     package let receiptSigner: [UInt8]
+    /// A second attestation CA with the same names (the attacker-root
+    /// shape); absent from states made before it existed, which the device
+    /// completes on first use.
+    package var attacker: AttackerCA?
 
     package static func make(seed: UInt64, now: Date) throws -> SoftwareCA {
         let pki = GeneratorPKI(seed: seed, now: now)
@@ -31,7 +35,8 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
             issuerKey: rootKey, serial: 2))
         let receipts = try ReceiptPKI(pki)
         return SoftwareCA(seed: seed, created: now, attestationRoot: root, attestationIntermediate: intermediate,
-                          receiptRoot: receipts.root, receiptIntermediate: receipts.intermediate, receiptSigner: receipts.signer)
+                          receiptRoot: receipts.root, receiptIntermediate: receipts.intermediate, receiptSigner: receipts.signer,
+                          attacker: try AttackerCA(pki))
     }
 
     /// PEM of a DER certificate.
@@ -52,6 +57,19 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
         package var trailing: [UInt8] = []
         /// The receipt's token (field 5).
         package var token: [UInt8]
+        /// signCount of the authenticator data (0 in every real attestation; step 7).
+        package var signCount: UInt32 = 0
+        /// The credential id written after the aaguid (default: the key id; step 9).
+        package var credentialId: [UInt8]? = nil
+        /// The key the credential certificate certifies (default: the credential key's; step 5).
+        package var certificateKey: P256.Signing.PublicKey? = nil
+        /// The clientDataHash the certificate's nonce covers (default: `clientDataHash`; steps 2–4).
+        package var nonceClientDataHash: [UInt8]? = nil
+        /// The nonce extension's value made from the nonce (default: the DER shape of step 4).
+        package var nonceExtension: ([UInt8]) -> [UInt8] = NonceShapes.standard
+        /// Issue the credential certificate under this CA and send its
+        /// intermediate in x5c (default: the device's own CA; step 1).
+        package var issuer: AttackerCA? = nil
 
         package init(credentialKey: P256.Signing.PrivateKey, appId: String, environment: AppAttestEnvironment,
                      clientDataHash: [UInt8], notBefore: Date, notAfter: Date, token: [UInt8]) {
@@ -78,13 +96,16 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
         ]))
         var authData = Array(SHA256.hash(data: Array(request.appId.utf8)))
         authData.append(0x40)
-        authData += [0, 0, 0, 0]
+        authData += withUnsafeBytes(of: request.signCount.bigEndian, Array.init)
         authData += request.environment.aaguid
-        authData += [UInt8(keyId.count >> 8), UInt8(keyId.count & 0xFF)] + keyId + cose + request.trailing
+        let credentialId = request.credentialId ?? keyId
+        authData += [UInt8(truncatingIfNeeded: credentialId.count >> 8), UInt8(truncatingIfNeeded: credentialId.count)]
+        authData += credentialId + cose + request.trailing
 
-        let leaf = try credentialCertificate(authData: authData, clientDataHash: request.clientDataHash,
-                                             key: request.credentialKey.publicKey, notBefore: request.notBefore,
-                                             notAfter: request.notAfter)
+        let leaf = try credentialCertificate(authData: authData, clientDataHash: request.nonceClientDataHash ?? request.clientDataHash,
+                                             key: request.certificateKey ?? request.credentialKey.publicKey,
+                                             notBefore: request.notBefore, notAfter: request.notAfter,
+                                             nonceExtension: request.nonceExtension, issuer: request.issuer)
 
         var spec = ReceiptSpec(pki: pki)
         spec.appId = request.appId
@@ -96,13 +117,15 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
         spec.environment = request.environment == .production ? "production" : "sandbox"
         let receipts = try ReceiptPKI(pki, root: receiptRoot, intermediate: receiptIntermediate, signer: receiptSigner)
         let receipt = try ReceiptBuilder(pki: receipts).build(spec).bytes
-        return (object(leaf: leaf, authData: authData, receipt: receipt), receipt)
+        return (object(leaf: leaf, authData: authData, receipt: receipt, intermediate: request.issuer?.intermediate), receipt)
     }
 
     /// A credential certificate for `key` whose nonce extension covers
-    /// `authData` ‖ `clientDataHash`, issued by the test intermediate.
+    /// `authData` ‖ `clientDataHash` (written by `nonceExtension`), issued by
+    /// the test intermediate or by `issuer`'s.
     package func credentialCertificate(
-        authData: [UInt8], clientDataHash: [UInt8], key: P256.Signing.PublicKey, notBefore: Date, notAfter: Date
+        authData: [UInt8], clientDataHash: [UInt8], key: P256.Signing.PublicKey, notBefore: Date, notAfter: Date,
+        nonceExtension: ([UInt8]) -> [UInt8] = NonceShapes.standard, issuer: AttackerCA? = nil
     ) throws -> [UInt8] {
         var hasher = SHA256()
         hasher.update(data: authData)
@@ -111,9 +134,10 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
         let keyId = Array(SHA256.hash(data: key.x963Representation))
         return try GeneratorPKI.der(pki.leafCertificate(
             subject: "TrustSuite Test " + BinaryText.hex(keyId), key: key,
-            issuer: AttestationPKI.intermediateName, issuerKey: pki.p384("attestation-intermediate"),
+            issuer: AttestationPKI.intermediateName,
+            issuerKey: issuer == nil ? pki.p384("attestation-intermediate") : AttackerCA.intermediateKey(pki),
             serial: Int(UInt32.random(in: 1...UInt32.max)), notBefore: notBefore, notAfter: notAfter,
-            extra: [Certificate.Extension(oid: NonceExtension.oid, critical: false, value: NonceShapes.standard(nonce)[...])]))
+            extra: [Certificate.Extension(oid: NonceExtension.oid, critical: false, value: nonceExtension(nonce)[...])]))
     }
 
     /// A DER ECDSA signature over `bytes` by the test attestation
@@ -126,10 +150,11 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
     }
 
     /// The attestation object around a credential certificate: canonical
-    /// `{fmt, attStmt: {x5c: [leaf, intermediate], receipt}, authData}`.
-    package func object(leaf: [UInt8], authData: [UInt8], receipt: [UInt8]) -> [UInt8] {
-        let parts = AttestationParts(fmt: .text("apple-appattest"), x5c: [leaf, attestationIntermediate], receipt: receipt,
-                                     authData: authData)
+    /// `{fmt, attStmt: {x5c: [leaf, intermediate], receipt}, authData}`
+    /// (the test intermediate unless another is given).
+    package func object(leaf: [UInt8], authData: [UInt8], receipt: [UInt8], intermediate: [UInt8]? = nil) -> [UInt8] {
+        let parts = AttestationParts(fmt: .text("apple-appattest"), x5c: [leaf, intermediate ?? attestationIntermediate],
+                                     receipt: receipt, authData: authData)
         return CBOREncoder.canonical(parts.standard)
     }
 

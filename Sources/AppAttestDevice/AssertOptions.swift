@@ -1,0 +1,85 @@
+import Crypto
+import Foundation
+import TestPKI
+
+extension SoftwareDevice {
+    /// Shapes of assertion a server's checks need (spec/probe.md, Checks:
+    /// baseline, replay, signatures, iOS 27 shapes, launch policy). The
+    /// default is the next valid assertion: counter one above the stored one,
+    /// flags 0x40, no trailing map (a device before iOS 27). Options combine.
+    public struct AssertOptions: LaunchDataOptions {
+        /// Sign with the counter of the previous assertion again (a replay):
+        /// step 5, `counterNotIncreasing`. Excludes `counter`.
+        public var replayCounter = false
+        /// Sign with a key this device never attested: step 3, `signatureInvalid`.
+        public var foreignKey = false
+        public var extensions = false
+        public var validationCategory: UInt32? = nil
+        public var bundleVersion: String? = nil
+        /// Sign with this counter instead of the next one: equal to or below
+        /// the stored counter is a replay (`counterNotIncreasing`), above it
+        /// a jump (accepted). The stored counter becomes the larger of the
+        /// two. Excludes `replayCounter`.
+        public var counter: UInt32? = nil
+        /// Sign the nonce as if it were already a SHA-256 digest (ECDSA over
+        /// the nonce itself, not over SHA-256 of it): the classic ES256
+        /// mistake, step 3, `signatureInvalid`.
+        public var prehashedNonce = false
+        /// rpIdHash of this App ID instead of the device's (the signature
+        /// covers it): another app's assertion, step 4, `rpIdMismatch`. Any text.
+        public var otherAppId: String? = nil
+        /// The flags byte. Real assertions carry 0x40 (AT); iOS 27 devices
+        /// are reported to send 0xC0 with the `apple_*` map. The reference
+        /// verifier decides nothing on flags: 0x40 and 0xC0, with or without
+        /// the map, are accepted (spec/app-attest.md, Assertion).
+        public var flags: UInt8 = 0x40
+
+        public init(replayCounter: Bool = false, foreignKey: Bool = false, extensions: Bool = false,
+                    validationCategory: UInt32? = nil, bundleVersion: String? = nil, counter: UInt32? = nil,
+                    prehashedNonce: Bool = false, otherAppId: String? = nil, flags: UInt8 = 0x40) {
+            self.replayCounter = replayCounter
+            self.foreignKey = foreignKey
+            self.extensions = extensions
+            self.validationCategory = validationCategory
+            self.bundleVersion = bundleVersion
+            self.counter = counter
+            self.prehashedNonce = prehashedNonce
+            self.otherAppId = otherAppId
+            self.flags = flags
+        }
+    }
+
+    public struct GeneratedAssertion: Sendable {
+        public let assertion: [UInt8]
+        /// The counter the assertion carries.
+        public let counter: UInt32
+    }
+
+    /// Signs `clientData` with the key `keyId` and the next counter (or the
+    /// one `options` chooses), as `generateAssertion` does:
+    /// ES256 over SHA-256(authenticatorData ‖ SHA-256(clientData)).
+    public func assert(keyId: [UInt8], clientData: [UInt8], options: AssertOptions = AssertOptions()) throws -> GeneratedAssertion {
+        if options.replayCounter && options.counter != nil {
+            throw DeviceError("replayCounter and counter exclude each other: give one")
+        }
+        let (key, counter) = try withKey(keyId) { stored in
+            if options.replayCounter { return stored }
+            if let chosen = options.counter { return chosen }
+            guard stored < UInt32.max else { throw DeviceError("the counter of this key is exhausted") }
+            return stored + 1
+        }
+        var authData = Array(SHA256.hash(data: Array((options.otherAppId ?? appId).utf8)))
+        authData.append(options.flags)
+        authData += withUnsafeBytes(of: counter.bigEndian, Array.init)
+        authData += options.launchMap
+        var hasher = SHA256()
+        hasher.update(data: authData)
+        hasher.update(data: Array(SHA256.hash(data: clientData)))
+        let nonce = Array(hasher.finalize())
+        let signer = options.foreignKey ? P256.Signing.PrivateKey() : key
+        let signature = options.prehashedNonce
+            ? try signer.signature(for: RawDigest(bytes: nonce)) : try signer.signature(for: nonce)
+        let object = SoftwareCA.assertionObject(signature: Array(signature.derRepresentation), authenticatorData: authData)
+        return GeneratedAssertion(assertion: object, counter: counter)
+    }
+}
