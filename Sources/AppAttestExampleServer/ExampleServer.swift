@@ -214,6 +214,9 @@ public struct ExampleServer: Sendable {
         if flaws.contains(.requireUserPresence), !parsed.authenticatorData.flags.contains(.userPresent) {
             return refusal(.badRequest, "userNotPresent", "the UP flag is clear")
         }
+        if flaws.contains(.refuseUnknownFlags), parsed.authenticatorData.flags.rawValue != 0x40 {
+            return refusal(.badRequest, "malformedAuthenticatorData", "flags other than 0x40")
+        }
         if flaws.contains(.refuseTrailingAssertionData), parsed.authenticatorData.bytes.count > 37 {
             return refusal(.badRequest, "malformedAuthenticatorData", "data after the 37-byte header")
         }

@@ -27,6 +27,8 @@ package enum ExampleServerFlaw: Hashable, Sendable {
     case refuseTrailingAssertionData
     /// Assertions without the UP flag are refused (a WebAuthn rule; real assertions have flags 0x40).
     case requireUserPresence
+    /// Assertions whose flags are not exactly 0x40 are refused (iOS 27 devices are reported to send 0xC0).
+    case refuseUnknownFlags
     /// The launch policy is not applied.
     case ignoreLaunchPolicy
 }

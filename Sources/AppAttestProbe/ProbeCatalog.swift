@@ -56,7 +56,7 @@ public enum ProbeCatalog {
                    note: ProbeNotes.flag("Replay")) { session throws(ProbeStepFailure) in
             let key = try await session.registeredKey()
             try await session.setup(try await session.preparedAssertion(keyId: key.keyId), "a valid assertion")
-            let replayed = ProbeLaunchData.assert(session.launch.conforming, replayCounter: true)
+            let replayed = session.assertOptions { $0.replayCounter = true }
             return [await session.send(try await session.preparedAssertion(keyId: key.keyId, replayed))]
         },
         ProbeCheck("replay.lower-counter", .refused, sends: "an assertion with counter 1 after one with counter 2 was accepted",
@@ -91,21 +91,18 @@ public enum ProbeCatalog {
     // MARK: binding
 
     static let binding: [ProbeCheck] = [
-        ProbeCheck("binding.environment", .refused, sends: "an attestation with the other environment's aaguid",
-                   note: ProbeNotes.environment) { session throws(ProbeStepFailure) in
-            let options = ProbeLaunchData.attest(session.launch.conforming, otherEnvironment: true)
-            let (_, request) = try await session.preparedAttestation(options)
-            return [await session.send(request)]
-        },
-        ProbeCheck("binding.key-id-swapped", .refused,
-                   sends: "a consistent attestation object sent with another key's key id in the request",
-                   note: ProbeNotes.keyBinding) { session throws(ProbeStepFailure) in
-            let challenge = try await session.challenge()
-            let (made, _) = try session.attestation(session.launch.conformingAttest, challenge: challenge)
-            let (other, _) = try session.attestation(session.launch.conformingAttest, challenge: challenge)
-            let request = session.attestationRequest(keyId: other.keyId, object: made.attestationObject, challenge: challenge)
-            return [await session.send(request)]
-        },
+        attestationShape("binding.app-id", sends: "an attestation made for another App ID (rpIdHash, receipt)",
+                         note: ProbeNotes.flag("AppIdNotChecked")) { options, config in options.otherAppId = config.appId + "x" },
+        assertionShape("binding.assertion-app-id", .refused, sends: "an assertion whose rpIdHash is another App ID's",
+                       note: ProbeNotes.flag("AppIdNotChecked")) { options, config in options.otherAppId = config.appId + "x" },
+        attestationShape("binding.environment", sends: "an attestation with the other environment's aaguid",
+                         note: ProbeNotes.environment) { options, _ in options.otherEnvironment = true },
+        attestationShape("binding.key-id-swapped", sends: "a consistent attestation object sent with another key's key id in the request",
+                         note: ProbeNotes.keyBinding) { options, _ in options.swapKeyId = true },
+        attestationShape("binding.certificate-key", sends: "an object whose credential certificate's key does not hash to the key id it carries",
+                         note: ProbeNotes.keyBinding) { options, _ in options.certificateKeyMismatch = true },
+        attestationShape("binding.credential-id", sends: "an object whose credentialId is not the key id",
+                         note: ProbeNotes.keyBinding) { options, _ in options.credentialIdMismatch = true },
         ProbeCheck("binding.nonce-other-challenge", .refused,
                    sends: "an attestation whose nonce is over another issued challenge than the one in the request",
                    note: ProbeNotes.nonceBinding) { session throws(ProbeStepFailure) in
@@ -114,34 +111,35 @@ public enum ProbeCatalog {
             let (_, request) = try session.attestation(session.launch.conformingAttest, challenge: sent, signedChallenge: signed)
             return [await session.send(request)]
         },
+        attestationShape("binding.nonce-der-shape",
+                         sends: "the right nonce octets in another DER shape of the nonce extension ([2] instead of [1])",
+                         note: ProbeNotes.nonceShape) { options, _ in options.nonceShape = .otherTag },
+        attestationShape("binding.attestation-counter", sends: "an attestation with signCount 1",
+                         note: ProbeNotes.attestationCounter) { options, _ in options.counter = 1 },
     ]
 
     // MARK: trust
 
     static let trust: [ProbeCheck] = [
-        ProbeCheck("trust.expired-certificate", .refused, sends: "an attestation whose credential certificate expired a day ago",
-                   note: ProbeNotes.flag("Expired")) { session throws(ProbeStepFailure) in
-            let options = ProbeLaunchData.attest(session.launch.conforming, expiredCertificate: true)
-            let (_, request) = try await session.preparedAttestation(options)
-            return [await session.send(request)]
-        },
+        attestationShape("trust.attacker-root", sends: "a chain to an attacker's root and intermediate carrying the test CA's names",
+                         note: ProbeNotes.attackerRoot) { options, _ in options.attackerRoot = true },
+        attestationShape("trust.expired-certificate", sends: "an attestation whose credential certificate expired a day ago",
+                         note: ProbeNotes.flag("Expired")) { options, _ in options.expiredCertificate = true },
     ]
 
     // MARK: signatures
 
     static let signatures: [ProbeCheck] = [
-        ProbeCheck("signatures.foreign-key", .refused, sends: "an assertion for an accepted key signed by another key",
-                   note: ProbeNotes.signature) { session throws(ProbeStepFailure) in
-            let key = try await session.registeredKey()
-            let options = ProbeLaunchData.assert(session.launch.conforming, foreignKey: true)
-            return [await session.send(try await session.preparedAssertion(keyId: key.keyId, options))]
-        },
+        assertionShape("signatures.foreign-key", .refused, sends: "an assertion for an accepted key signed by another key",
+                       note: ProbeNotes.signature) { options, _ in options.foreignKey = true },
+        assertionShape("signatures.prehashed-nonce", .refused, sends: "an assertion signing the nonce as a pre-hashed digest",
+                       note: ProbeNotes.flag("PrehashedNonce")) { options, _ in options.prehashedNonce = true },
         ProbeCheck("signatures.unknown-key", .refused, sends: "a well-signed assertion for a key the server never accepted",
                    note: ProbeNotes.unknownKey) { session throws(ProbeStepFailure) in
             // Attested on the device only: the server never sees this key's attestation.
             let (made, _) = try session.attestation(session.launch.conformingAttest,
                                                    challenge: ProbeChallenge.unissued(like: nil, encoding: session.config.challenge.encoding))
-            return [await session.send(try await session.preparedAssertion(keyId: made.keyId))]
+            return [await session.send(try await session.preparedAssertion(keyId: made.attestedKeyId))]
         },
     ]
 
@@ -154,18 +152,36 @@ public enum ProbeCatalog {
             let (_, request) = try await session.preparedAttestation(ProbeLaunchData.attest(session.launch.satisfyingMap))
             return [await session.send(request)]
         },
-        ProbeCheck("ios27.assertion-0x40", .accepted, sends: "an assertion with flags 0x40 and no data after the 37-byte header",
-                   note: ProbeNotes.plainFlags) { session throws(ProbeStepFailure) in
-            let key = try await session.registeredKey()
-            return [await session.send(try await session.preparedAssertion(keyId: key.keyId, ProbeLaunchData.assert(session.launch.conforming)))]
-        },
-        ProbeCheck("ios27.assertion-0x40-map", .accepted, sends: "an assertion with flags 0x40 followed by the apple_* map",
-                   note: ProbeNotes.flag("Extensions")) { session throws(ProbeStepFailure) in
-            let key = try await session.registeredKey()
-            let options = ProbeLaunchData.assert(session.launch.satisfyingMap)
-            return [await session.send(try await session.preparedAssertion(keyId: key.keyId, options))]
-        },
+        assertionShape("ios27.assertion-0x40", .accepted, sends: "an assertion with flags 0x40 (launch data only where the policy needs it)",
+                       note: ProbeNotes.plainFlags) { _, _ in },
+        assertionShape("ios27.assertion-0x40-map", .accepted, sends: "an assertion with flags 0x40 followed by the apple_* map",
+                       note: ProbeNotes.flag("Extensions"), map: true) { _, _ in },
+        assertionShape("ios27.assertion-0xC0-map", .accepted, sends: "an assertion with flags 0xC0 (ED set) followed by the apple_* map",
+                       note: ProbeNotes.flag("Extensions"), map: true) { options, _ in options.flags = 0xC0 },
     ]
+
+    /// A check sending one attestation in a shape (a change to the conforming options), expected refused.
+    static func attestationShape(_ id: String, sends: String, note: VectorNote,
+                                 _ shape: @escaping @Sendable (inout SoftwareDevice.AttestOptions, ProbeConfig) -> Void) -> ProbeCheck {
+        ProbeCheck(id, .refused, sends: sends, note: note) { session throws(ProbeStepFailure) in
+            var options = session.launch.conformingAttest
+            shape(&options, session.config)
+            let (_, request) = try await session.preparedAttestation(options)
+            return [await session.send(request)]
+        }
+    }
+
+    /// A check sending one assertion in a shape for a key the server accepted
+    /// (with the policy-satisfying map when `map`).
+    static func assertionShape(_ id: String, _ expected: ProbeExpectation, sends: String, note: VectorNote, map: Bool = false,
+                               _ shape: @escaping @Sendable (inout SoftwareDevice.AssertOptions, ProbeConfig) -> Void) -> ProbeCheck {
+        ProbeCheck(id, expected, sends: sends, note: note) { session throws(ProbeStepFailure) in
+            let key = try await session.registeredKey()
+            var options = map ? ProbeLaunchData.assert(session.launch.satisfyingMap) : session.launch.conformingAssert
+            shape(&options, session.config)
+            return [await session.send(try await session.preparedAssertion(keyId: key.keyId, options))]
+        }
+    }
 
     // MARK: launch policy
 

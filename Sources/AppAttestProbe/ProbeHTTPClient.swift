@@ -54,6 +54,10 @@ public final class ProbeHTTPClient: Sendable {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: timeout, read: timeout)
         configuration.httpVersion = .http1Only
+        // A refused connection is an answer (nothing listens), not a reason
+        // to retry until the deadline: the probe talks to one server it was
+        // told is running, and "server unreachable" must come at once.
+        configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 

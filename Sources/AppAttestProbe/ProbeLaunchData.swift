@@ -32,14 +32,14 @@ struct ProbeLaunchData: Sendable {
     var conformingAttest: SoftwareDevice.AttestOptions { Self.attest(conforming) }
     var conformingAssert: SoftwareDevice.AssertOptions { Self.assert(conforming) }
 
-    static func attest(_ choice: Choice, otherEnvironment: Bool = false, expiredCertificate: Bool = false) -> SoftwareDevice.AttestOptions {
-        SoftwareDevice.AttestOptions(otherEnvironment: otherEnvironment, expiredCertificate: expiredCertificate, extensions: choice.map,
-                                     validationCategory: choice.category, bundleVersion: choice.version)
+    /// Attestation options writing `choice`'s launch data; a check sets its shape on top.
+    static func attest(_ choice: Choice) -> SoftwareDevice.AttestOptions {
+        SoftwareDevice.AttestOptions(extensions: choice.map, validationCategory: choice.category, bundleVersion: choice.version)
     }
 
-    static func assert(_ choice: Choice, replayCounter: Bool = false, foreignKey: Bool = false) -> SoftwareDevice.AssertOptions {
-        SoftwareDevice.AssertOptions(replayCounter: replayCounter, foreignKey: foreignKey, extensions: choice.map,
-                                     validationCategory: choice.category, bundleVersion: choice.version)
+    /// Assertion options writing `choice`'s launch data; a check sets its shape on top.
+    static func assert(_ choice: Choice) -> SoftwareDevice.AssertOptions {
+        SoftwareDevice.AssertOptions(extensions: choice.map, validationCategory: choice.category, bundleVersion: choice.version)
     }
 
     // MARK: Data the policy refuses

@@ -21,6 +21,15 @@ enum ProbeNotes {
     static let nonceBinding = note(FlagNotes.note(
         "MISSING_CHECK", "the nonce in the credential certificate is over another challenge than the request's",
         effect: "a server that does not recompute the nonce accepts an attestation made for any challenge"))
+    static let nonceShape = note(FlagNotes.note(
+        "MISSING_CHECK", "the nonce extension holds the right 32 octets in another DER shape (context tag [2] instead of [1])",
+        effect: "a verifier that slices the extension at a fixed offset instead of parsing its DER accepts any shape"))
+    static let attestationCounter = note(FlagNotes.note(
+        "MISSING_CHECK", "an attestation whose signCount is not 0 (step 7)",
+        effect: "a server that stores the attestation's counter as given lets a device start above 0 and skip counters"))
+    static let attackerRoot = note(FlagNotes.note(
+        "MISSING_CHECK", "a chain whose root and intermediate carry the trusted CA's names with other keys (the chain is in x5c)",
+        effect: "a server that trusts a root sent in x5c, or matches anchors by name, accepts any attacker's attestation"))
     static let signature = note(FlagNotes.note(
         "MISSING_CHECK", "an assertion signed by a key that is not the stored one",
         effect: "a server that does not verify the signature with the stored key accepts assertions from anyone"))

@@ -113,7 +113,7 @@ public final class ProbeSession: Sendable {
     func registeredKey(_ options: SoftwareDevice.AttestOptions? = nil) async throws(ProbeStepFailure) -> RegisteredKey {
         let (made, request) = try await preparedAttestation(options ?? launch.conformingAttest)
         try expectAccepted(await send(request), setup: "a valid attestation")
-        return RegisteredKey(keyId: made.keyId)
+        return RegisteredKey(keyId: made.attestedKeyId)
     }
 
     /// An assertion request for `keyId` (not sent): a fresh challenge when the config uses one.
@@ -150,6 +150,13 @@ public final class ProbeSession: Sendable {
         case .failed(let reason):
             throw ProbeStepFailure("setup: \(what): \(reason)", exchange: exchange)
         }
+    }
+
+    /// The conforming assertion options with `shape` applied.
+    func assertOptions(_ shape: (inout SoftwareDevice.AssertOptions) -> Void) -> SoftwareDevice.AssertOptions {
+        var options = launch.conformingAssert
+        shape(&options)
+        return options
     }
 
     /// The launch data the checks send (spec/probe.md: every check but the

@@ -10,14 +10,17 @@ import Testing
     @Test func aServerThatIsDownCannotBeProbed() async throws {
         let fixture = try ProbeFixture()
         defer { fixture.remove() }
-        let port = try SilentListener.freePort()
-        let runner = ProbeRunner(config: try ProbeFixture.config(port: port), device: fixture.device)
+        let down = try SilentListener(listening: false)
+        defer { down.close() }
+        let runner = ProbeRunner(config: try ProbeFixture.config(port: down.port), device: fixture.device)
+        let start = Date()
         await #expect(throws: ProbeError(.serverUnreachable, "")) { try await runner.run() }
         do {
             _ = try await runner.run()
         } catch {
             #expect(error.description.contains("cannot connect"), "\(error.description)")
         }
+        #expect(Date().timeIntervalSince(start) < 5, "a refused connection is reported at once")
     }
 
     @Test func aServerThatHangsTimesOut() async throws {

@@ -3,26 +3,21 @@ import Foundation
 /// A loopback TCP socket that listens and never accepts: the kernel
 /// completes connections into its backlog, the request is sent, and no
 /// answer ever comes (a hanging server, without a thread or a process).
+/// With `listening: false` the port is only bound: connections to it are
+/// refused (a server that is down), and no other test can take the port.
 final class SilentListener: @unchecked Sendable {
     let descriptor: Int32
     let port: Int
 
-    init() throws {
+    init(listening: Bool = true) throws {
         (descriptor, port) = try Self.bound()
-        guard listen(descriptor, 16) == 0 else {
+        guard !listening || listen(descriptor, 16) == 0 else {
             _ = Foundation.close(descriptor)
             throw HarnessError("listen failed")
         }
     }
 
     func close() { _ = Foundation.close(descriptor) }
-
-    /// A port nothing listens on (bound, read, closed).
-    static func freePort() throws -> Int {
-        let (descriptor, port) = try bound()
-        _ = Foundation.close(descriptor)
-        return port
-    }
 
     static func bound() throws -> (Int32, Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
