@@ -1,6 +1,7 @@
 import AppAttest
 import AppAttestProbe
 import Foundation
+import TestSupport
 import Testing
 
 /// What the probe does when it cannot run or a request goes wrong

@@ -5,23 +5,27 @@ import Foundation
 /// answer ever comes (a hanging server, without a thread or a process).
 /// With `listening: false` the port is only bound: connections to it are
 /// refused (a server that is down), and no other test can take the port.
-final class SilentListener: @unchecked Sendable {
-    let descriptor: Int32
-    let port: Int
+public final class SilentListener: @unchecked Sendable {
+    public let descriptor: Int32
+    public let port: Int
 
-    init(listening: Bool = true) throws {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(listening: Bool = true) throws {
         (descriptor, port) = try Self.bound()
         guard !listening || listen(descriptor, 16) == 0 else {
             _ = Foundation.close(descriptor)
-            throw HarnessError("listen failed")
+            throw Failure(description: "listen failed")
         }
     }
 
-    func close() { _ = Foundation.close(descriptor) }
+    public func close() { _ = Foundation.close(descriptor) }
 
     static func bound() throws -> (Int32, Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw HarnessError("socket failed") }
+        guard descriptor >= 0 else { throw Failure(description: "socket failed") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -35,7 +39,7 @@ final class SilentListener: @unchecked Sendable {
         }
         guard bound == 0, named == 0 else {
             _ = Foundation.close(descriptor)
-            throw HarnessError("bind failed")
+            throw Failure(description: "bind failed")
         }
         return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
     }
