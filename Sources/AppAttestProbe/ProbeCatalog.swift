@@ -28,7 +28,7 @@ public enum ProbeCatalog {
             return [await session.send(request)]
         },
         ProbeCheck("baseline.assertions", .accepted, sends: "two genuine assertions (counters 1 and 2) for an accepted key",
-                   note: ProbeNotes.flag("PrehashedNonce")) { session throws(ProbeStepFailure) in
+                   note: ProbeNotes.genuineAssertion) { session throws(ProbeStepFailure) in
             let key = try await session.registeredKey()
             let first = await session.send(try await session.preparedAssertion(keyId: key.keyId))
             let second = await session.send(try await session.preparedAssertion(keyId: key.keyId))
@@ -192,7 +192,7 @@ public enum ProbeCatalog {
             ("bundle-version", "a bundle version below minimumBundleVersion", launch.olderVersion),
             ("missing-data", "no launch data while missingLaunchData is reject", launch.missingRejected),
         ]
-        let note = ProbeNotes.flag(LaunchPolicyFields.flag)
+        let note = ProbeNotes.launchPolicy
         var checks: [ProbeCheck] = []
         for (name, what, choice) in rules {
             guard let choice else { continue }

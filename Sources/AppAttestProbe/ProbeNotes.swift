@@ -42,6 +42,11 @@ enum ProbeNotes {
     static let hashRule = flag("RawChallenge", description:
         "a genuine attestation, its clientDataHash made as the config says; a verifier that hashes the challenge once too often or too few times refuses it")
 
+    static let genuineAssertion = flag("PrehashedNonce", description:
+        "genuine assertions (ES256 over SHA-256(authenticatorData ‖ SHA-256(clientData))); a verifier that hashes the nonce once too often, or takes it as a digest, refuses every real device")
+    static let launchPolicy = flag(LaunchPolicyFields.flag, description:
+        "launch data outside the server's declared launch policy (allowedValidationCategories, minimumBundleVersion, missingLaunchData; spec/app-attest.md, Amendments (round 3))")
+
     static func flag(_ name: String, description: String? = nil) -> VectorNote {
         let base = note(FlagNotes.all[name] ?? .string(name))
         guard let description else { return base }
