@@ -4,6 +4,7 @@ import AppAttestExampleServer
 import AppAttestProbe
 import Foundation
 import Logging
+import TestSupport
 import TrustSuiteSupport
 
 struct HarnessError: Error, CustomStringConvertible {
@@ -30,23 +31,8 @@ struct ProbeFixture {
 
     /// The example server's probe config (docs/probe.md's, with this port and an optional policy).
     static func configText(port: Int, policy: String? = nil, timeout: Double? = nil) -> String {
-        """
-        {
-          "appId": "\(appId)",
-          "environment": "development",
-          "baseURL": "http://127.0.0.1:\(port)",
-          "headers": { "X-Test": "1" },
-          "challenge": { "method": "POST", "path": "/appattest/challenge", "pointer": "/challenge", "encoding": "base64" },
-          "attest": { "method": "POST", "path": "/appattest/attest",
-                      "body": { "keyId": "{keyId:base64}", "attestation": "{attestationObject:base64}", "challenge": "{challenge}" },
-                      "accepted": [200, 201, 204], "refused": [400, 401, 403, 409, 422] },
-          "assert": { "method": "POST", "path": "/appattest/assert",
-                      "body": { "keyId": "{keyId:base64}", "assertion": "{assertion:base64}", "clientData": "{clientData:base64}" },
-                      "accepted": [200], "refused": [400, 401, 403, 404, 409, 422] },
-          "clientData": "{\\"challenge\\":\\"{challenge}\\"}",
-          "clientDataHash": "sha256"\(policy.map { ",\n  \"launchPolicy\": \($0)" } ?? "")\(timeout.map { ",\n  \"timeoutSeconds\": \($0)" } ?? "")
-        }
-        """
+        let extra = (policy.map { ",\n  \"launchPolicy\": \($0)" } ?? "") + (timeout.map { ",\n  \"timeoutSeconds\": \($0)" } ?? "")
+        return ProbeConfigText.exampleServer(baseURL: "http://127.0.0.1:\(port)", appId: appId, extra: extra)
     }
 
     static func config(port: Int, policy: String? = nil, timeout: Double? = nil) throws -> ProbeConfig {

@@ -13,15 +13,17 @@ import Testing
         defer { fixture.remove() }
         let down = try SilentListener(listening: false)
         defer { down.close() }
-        let runner = ProbeRunner(config: try ProbeFixture.config(port: down.port), device: fixture.device)
+        // A deadline far above the bound below: the refusal must not wait for it (no retries).
+        let runner = ProbeRunner(config: try ProbeFixture.config(port: down.port, timeout: 60), device: fixture.device)
         let start = Date()
-        await #expect(throws: ProbeError(.serverUnreachable, "")) { try await runner.run() }
         do {
             _ = try await runner.run()
+            Issue.record("a server that is down was probed")
         } catch {
+            #expect(error.code == .serverUnreachable)
             #expect(error.description.contains("cannot connect"), "\(error.description)")
         }
-        #expect(Date().timeIntervalSince(start) < 5, "a refused connection is reported at once")
+        #expect(Date().timeIntervalSince(start) < 30, "a refused connection is reported without waiting for the deadline")
     }
 
     @Test func aServerThatHangsTimesOut() async throws {
@@ -38,7 +40,7 @@ import Testing
             #expect(error.code == .serverUnreachable)
             #expect(error.description.contains("no answer within 0.5 s (timeoutSeconds)"), "\(error.description)")
         }
-        #expect(Date().timeIntervalSince(start) < 5)
+        #expect(Date().timeIntervalSince(start) < 30)
     }
 
     @Test func aRemoteTargetIsRefusedWithoutAllowRemote() async throws {

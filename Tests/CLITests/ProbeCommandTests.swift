@@ -25,20 +25,7 @@ import TrustSuiteSupport
         }
 
         func config(baseURL: String, extra: String = "") throws -> String {
-            let text = """
-                {
-                  "appId": "\(ProbeCommandTests.appId)", "environment": "development", "baseURL": "\(baseURL)",
-                  "challenge": { "method": "POST", "path": "/appattest/challenge", "pointer": "/challenge", "encoding": "base64" },
-                  "attest": { "method": "POST", "path": "/appattest/attest",
-                              "body": { "keyId": "{keyId:base64}", "attestation": "{attestationObject:base64}", "challenge": "{challenge}" },
-                              "accepted": [200, 201, 204], "refused": [400, 401, 403, 409, 422] },
-                  "assert": { "method": "POST", "path": "/appattest/assert",
-                              "body": { "keyId": "{keyId:base64}", "assertion": "{assertion:base64}", "clientData": "{clientData:base64}" },
-                              "accepted": [200], "refused": [400, 401, 403, 404, 409, 422] },
-                  "clientData": "{\\"challenge\\":\\"{challenge}\\"}",
-                  "clientDataHash": "sha256"\(extra)
-                }
-                """
+            let text = ProbeConfigText.exampleServer(baseURL: baseURL, appId: ProbeCommandTests.appId, extra: extra)
             let url = folder.appendingPathComponent("probe-\(UUID().uuidString).json")
             try Data(text.utf8).write(to: url)
             return url.path

@@ -47,5 +47,11 @@ public final class ListeningProcess: @unchecked Sendable {
         process.waitUntilExit()
     }
 
+    /// SIGKILL at once (a crash, or a machine going down).
+    public func crash() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
     deinit { stop() }
 }
