@@ -1,4 +1,5 @@
 import AppAttest
+import AppAttestExampleServer
 import AppAttestProbe
 import Foundation
 import TestSupport
@@ -15,15 +16,14 @@ import Testing
         defer { down.close() }
         // A deadline far above the bound below: the refusal must not wait for it (no retries).
         let runner = ProbeRunner(config: try ProbeFixture.config(port: down.port, timeout: 60), device: fixture.device)
-        let start = Date()
         do {
             _ = try await runner.run()
             Issue.record("a server that is down was probed")
         } catch {
             #expect(error.code == .serverUnreachable)
-            #expect(error.description.contains("cannot connect"), "\(error.description)")
+            // Refused at once, not retried until the 60 s deadline ("cannot connect within 60 s").
+            #expect(error.description.lowercased().contains("connection refused"), "\(error.description)")
         }
-        #expect(Date().timeIntervalSince(start) < 30, "a refused connection is reported without waiting for the deadline")
     }
 
     @Test func aServerThatHangsTimesOut() async throws {
@@ -32,7 +32,6 @@ import Testing
         let listener = try SilentListener()
         defer { listener.close() }
         let runner = ProbeRunner(config: try ProbeFixture.config(port: listener.port, timeout: 0.5), device: fixture.device)
-        let start = Date()
         do {
             _ = try await runner.run()
             Issue.record("a hanging server was probed")
@@ -40,7 +39,21 @@ import Testing
             #expect(error.code == .serverUnreachable)
             #expect(error.description.contains("no answer within 0.5 s (timeoutSeconds)"), "\(error.description)")
         }
-        #expect(Date().timeIntervalSince(start) < 30)
+    }
+
+    /// A timeout on one endpoint is that check's error, never a pass (spec/probe.md),
+    /// even for a check whose correct answer is a refusal.
+    @Test func aTimeoutIsAnErrorNeverAPass() async throws {
+        let fixture = try ProbeFixture()
+        defer { fixture.remove() }
+        let report = try await RunningExampleServer.with(device: fixture.device, flaws: [.slowAssertions]) { server in
+            var runner = ProbeRunner(config: try ProbeFixture.config(port: server.port, timeout: 1), device: fixture.device)
+            runner.only = ["baseline.attestation", "signatures.unknown-key"]
+            return try await runner.run()
+        }
+        #expect(report.results.map(\.grade) == [.pass, .error])
+        #expect(report.results.last?.message.contains("no answer within 1 s (timeoutSeconds)") == true, "\(report.scorecard())")
+        #expect(report.exitCode == 1)
     }
 
     @Test func aRemoteTargetIsRefusedWithoutAllowRemote() async throws {
