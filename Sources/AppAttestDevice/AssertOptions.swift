@@ -13,8 +13,16 @@ extension SoftwareDevice {
         public var replayCounter = false
         /// Sign with a key this device never attested: step 3, `signatureInvalid`.
         public var foreignKey = false
+        /// Append the `apple_*` map of Apple's 2026 sample (category 1, version
+        /// "1") after the 37-byte header, as iOS 27 devices do: accepted
+        /// (spec/app-attest.md, Amendments (round 3)).
         public var extensions = false
+        /// Write `apple_validation_category_01` with this number (4 bytes,
+        /// little-endian); judged by a launch policy's allowed categories.
         public var validationCategory: UInt32? = nil
+        /// Write `apple_bundle_version_01` with this text; judged by a launch
+        /// policy's minimum. No category, version or `extensions`: no map at
+        /// all, as devices before iOS 27.
         public var bundleVersion: String? = nil
         /// Sign with this counter instead of the next one: equal to or below
         /// the stored counter is a replay (`counterNotIncreasing`), above it

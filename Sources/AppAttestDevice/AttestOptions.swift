@@ -17,8 +17,16 @@ extension SoftwareDevice {
         public var otherEnvironment = false
         /// A credential certificate that expired a day ago: step 1, `certificateChainInvalid`.
         public var expiredCertificate = false
+        /// Append the `apple_*` map of Apple's 2026 sample (category 1, version
+        /// "1") after the COSE key, flags 0x40 (ED clear), as iOS 27 devices do: accepted
+        /// (spec/app-attest.md, Amendments (round 3)).
         public var extensions = false
+        /// Write `apple_validation_category_01` with this number (4 bytes,
+        /// little-endian); judged by a launch policy's allowed categories.
         public var validationCategory: UInt32? = nil
+        /// Write `apple_bundle_version_01` with this text; judged by a launch
+        /// policy's minimum. No category, version or `extensions`: no map at
+        /// all, as devices before iOS 27.
         public var bundleVersion: String? = nil
         /// The object is made for this App ID instead of the device's
         /// (rpIdHash and the receipt's App ID; the nonce covers it): another

@@ -96,6 +96,25 @@ import X509
         #expect(try await Self.verify(made, on: device, repair: shape.repair) == nil, "the shape is not otherwise consistent")
     }
 
+    /// The valid shapes: no map (a device before iOS 27), and the iOS 27
+    /// attestation with the trailing `apple_*` map and ED clear (spec/app-attest.md,
+    /// Attestation object): accepted, the map exposed.
+    @Test(arguments: [
+        SoftwareDevice.AttestOptions(), .init(extensions: true), .init(validationCategory: 4, bundleVersion: "2.3"),
+        .init(extensions: true, validationCategory: 10),
+    ])
+    func validAttestationShapeIsAccepted(_ options: SoftwareDevice.AttestOptions) async throws {
+        let device = try Self.makeDevice()
+        defer { try? FileManager.default.removeItem(at: device.stateDirectory) }
+        let made = try device.attest(clientDataHash: Self.challenge, options: options)
+        #expect(try await Self.verify(made, on: device) == nil)
+        let authData = try AttestationObject(bytes: made.attestationObject).authenticatorData
+        #expect(authData.flags.rawValue == 0x40)
+        let hasMap = options.extensions || options.validationCategory != nil || options.bundleVersion != nil
+        #expect((authData.extensions != nil) == hasMap)
+        #expect(authData.launchData?.validationCategory == options.validationCategory ?? (options.extensions ? 1 : nil))
+    }
+
     /// The shapes that break a binding inside the object carry what they
     /// claim: the id sent is the one the object carries, only the named
     /// part differs.
