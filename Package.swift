@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
         .library(name: "AppAttestDevice", targets: ["AppAttestDevice"]),
         .library(name: "DeviceCheckService", targets: ["DeviceCheckService"]),
+        .library(name: "AppAttestProbe", targets: ["AppAttestProbe"]),
+        .library(name: "AppAttestExampleServer", targets: ["AppAttestExampleServer"]),
         .executable(name: "trustsuite", targets: ["trustsuite"]),
     ],
     dependencies: [
@@ -35,6 +37,8 @@ let package = Package(
         // service's connection timeouts (NIOHTTPTypes) and bounded shutdown.
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The probe's HTTP client (per-request deadlines, no redirects, bounded bodies).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // Support: JSON values, hex/base64 text, atomic files and locks, bounded
@@ -108,6 +112,33 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The server conformance probe (spec/probe.md): the software device
+        // drives a running App Attest server over HTTP and grades its answers.
+        .target(
+            name: "AppAttestProbe",
+            dependencies: [
+                "AppAttest", "AppAttestDevice", "AppAttestGenerator", "ConformanceKit", "TrustSuiteSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // An App Attest server done right, on Hummingbird: what the probe passes against.
+        .target(
+            name: "AppAttestExampleServer",
+            dependencies: [
+                "AppAttest", "TrustSuiteSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Independent second opinion for differential tests (libssl via pkg-config).
         .systemLibrary(
             name: "COpenSSL",
@@ -146,6 +177,7 @@ let package = Package(
             dependencies: [
                 "ReferenceSubjects", "ConformanceKit", "TrustSuiteSupport", "StrictCBOR", "AppAttest", "AppAttestGenerator",
                 "KeychainAccessControl", "AppAttestDevice", "DeviceCheckService",
+                "AppAttestProbe", "AppAttestExampleServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -207,6 +239,17 @@ let package = Package(
                 "AppAttestDevice", "AppAttest", "DeviceCheckService", "ConformanceKit", "TrustSuiteSupport", "TestSupport", "TestPKI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
+        .testTarget(
+            name: "AppAttestProbeTests",
+            dependencies: [
+                "AppAttestProbe", "AppAttestExampleServer", "AppAttestDevice", "AppAttest", "TestSupport", "TrustSuiteSupport",
+                "ConformanceKit",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Runs the built `trustsuite` binary as a user does (input forms, hostile arguments).

@@ -7,15 +7,15 @@ import ConformanceKit
 /// and the flags added to the cases that reproduce a bug seen in a real
 /// verifier, each linking the public report. A file's `notes` are the notes
 /// of the flags its vectors carry, so a flag cannot go without one.
-enum FlagNotes {
-    static func note(_ bugType: String, _ description: String, effect: String? = nil, links: [String] = []) -> JSONValue {
+package enum FlagNotes {
+    package static func note(_ bugType: String, _ description: String, effect: String? = nil, links: [String] = []) -> JSONValue {
         var object: [String: JSONValue] = ["bugType": .string(bugType), "description": .string(description)]
         if let effect { object["effect"] = .string(effect) }
         if !links.isEmpty { object["links"] = .array(links.map(JSONValue.string)) }
         return .object(object)
     }
 
-    static let all: [String: JSONValue] = [
+    package static let all: [String: JSONValue] = [
         "Tampered": note("MISSING_CHECK", "bytes or fields changed after the object was made or signed",
                          effect: "a verifier that skips the check this vector targets accepts a forged or altered object"),
         "RawChallenge": note("EDGE_CASE",

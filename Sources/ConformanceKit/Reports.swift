@@ -215,12 +215,12 @@ public enum Reports {
     }
 
     /// XML character-data escaping (newlines kept).
-    static func escapeText(_ text: String) -> String {
+    public static func escapeText(_ text: String) -> String {
         escape(text).replacingOccurrences(of: "&#10;", with: "\n").replacingOccurrences(of: "&#9;", with: "\t")
     }
 
     /// XML attribute escaping; control characters XML 1.0 cannot carry are dropped.
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -6,7 +6,7 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run a local stand-in for an Apple service.",
-        subcommands: [ServeDeviceCheckCommand.self, DeveloperTokenCommand.self]
+        subcommands: [ServeDeviceCheckCommand.self, DeveloperTokenCommand.self, ServeAppAttestCommand.self]
     )
 }
 

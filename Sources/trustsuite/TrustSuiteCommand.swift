@@ -13,7 +13,7 @@ struct TrustSuiteCommand: AsyncParsableCommand {
             and prints a scorecard. Start with `trustsuite run`; `trustsuite list` shows what there is.
             """,
         version: "0.1.0",
-        subcommands: [RunCommand.self, MatrixCommand.self, AdapterCommand.self, ListCommand.self, VerifyCommand.self, InspectCommand.self, ACLCommand.self, KeychainCommand.self, RightCommand.self, CBORCommand.self, GenerateCommand.self, DeviceCommand.self, ServeCommand.self],
+        subcommands: [RunCommand.self, MatrixCommand.self, AdapterCommand.self, ListCommand.self, VerifyCommand.self, InspectCommand.self, ACLCommand.self, KeychainCommand.self, RightCommand.self, CBORCommand.self, GenerateCommand.self, DeviceCommand.self, ServeCommand.self, ProbeCommand.self],
         defaultSubcommand: nil
     )
 

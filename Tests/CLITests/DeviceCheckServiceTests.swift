@@ -9,60 +9,27 @@ import TrustSuiteSupport
 /// `trustsuite serve devicecheck` started as a user starts it, on a free
 /// loopback port, and stopped (SIGTERM, then SIGKILL) before the test ends.
 final class LocalDeviceCheck: @unchecked Sendable {
-    let process = Process()
-    let port: Int
+    let server: ListeningProcess
     let folder: URL
-    private let output = Pipe()
+    var port: Int { server.port }
+    var process: Process { server.process }
 
     /// Starts the service for `team` with one key file per `keys` entry (KEYID=FILE).
     init(folder: URL, team: String, keys: [String], state: URL? = nil, extra: [String] = []) throws {
         self.folder = folder
-        process.executableURL = CLI.binary
         var arguments = ["serve", "devicecheck", "--port", "0", "--team", team]
         for key in keys { arguments += ["--key", key] }
         if let state { arguments += ["--state", state.path] }
-        arguments += extra
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = environment
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // The one line it prints once listening: `listening on http://127.0.0.1:PORT`.
-        var line = Data()
-        let deadline = Date().addingTimeInterval(60)
-        while !line.contains(0x0A) && Date() < deadline && process.isRunning {
-            line += output.fileHandleForReading.availableData
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("listening on http://127.0.0.1:"), let port = Int(text.split(separator: ":").last ?? "") else {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            throw DeviceError("the service did not start: \(text)")
-        }
-        self.port = port
+        server = try ListeningProcess(executable: CLI.binary, arguments: arguments + extra)
     }
 
     var base: String { "http://127.0.0.1:\(port)" }
 
     /// SIGTERM, then SIGKILL if it has not ended within five seconds.
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
+    func stop() { server.stop() }
 
     /// SIGKILL at once (a crash, or a machine going down).
-    func crash() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
-
-    deinit { stop() }
+    func crash() { server.crash() }
 }
 
 struct DeviceError: Error, CustomStringConvertible {

@@ -41,6 +41,7 @@ import TestSupport
                 ["verify", "receipt", path, "--time", "2024-01-01T00:00:00Z"],
                 ["inspect", path], ["cbor", "decode", "--file", path],
                 ["keychain", "simulate", "--steps", path], ["right", "simulate", "--steps", path],
+                ["probe", "appattest", "--config", path],
             ]
         }
         // A directory is a fine --fixtures value (a folder of vector files); a FIFO or a device is not.
@@ -145,6 +146,13 @@ import TestSupport
             ["right", "simulate", "--steps", garbage], ["right", "simulate", "--steps", garbage, "--requirement", "face"],
             // serve devicecheck (its state paths that exist but cannot be written: DeviceCheckAbuseTests)
             ["serve", "devicecheck", "--port", "0", "--team", "T", "--key", "K=" + garbage, "--state", ""],
+            ["probe", "appattest"], ["probe", "appattest", "--config", missing], ["probe", "appattest", "--config", garbage],
+            ["probe", "appattest", "--config", garbage, "--only", ""], ["probe", "appattest", "--config", ""],
+            ["serve", "appattest", "--port", huge, "--app-id", "A", "--environment", "development"],
+            ["serve", "appattest", "--port", "0", "--app-id", "A", "--environment", "staging"],
+            ["serve", "appattest", "--port", "0", "--app-id", "A", "--environment", "development", "--anchor", garbage],
+            ["serve", "appattest", "--port", "0", "--app-id", "A", "--environment", "development", "--anchor", missing],
+            ["serve", "appattest", "--port", "0", "--app-id", "A", "--environment", "development", "--anchor", garbage, "--state", ""],
             ["serve", "devicecheck", "--port", "0", "--team", "T", "--key", "K=" + garbage, "--idle-timeout", "0"],
             ["serve", "devicecheck", "--port", "0", "--team", "T", "--key", "K=" + garbage, "--header-timeout", "nan"],
             ["serve", "devicecheck", "--port", "0", "--team", "T", "--key", "K=" + garbage, "--body-timeout", "-1"],

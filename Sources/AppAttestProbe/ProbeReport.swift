@@ -1,0 +1,190 @@
+import ConformanceKit
+import Foundation
+import TrustSuiteSupport
+
+/// A probe run's results and its reports (spec/probe.md, Output): a
+/// scorecard like `run`'s, accepted-what-must-be-refused first, then
+/// refused-valid (it locks real users out), then errors; JSON, JUnit,
+/// Markdown and SARIF as for `run`.
+public struct ProbeReport: Sendable {
+    public let target: String
+    public let results: [ProbeResult]
+    public let seconds: Double
+
+    public func count(_ grade: ProbeGrade) -> Int { results.filter { $0.grade == grade }.count }
+
+    /// 0 when every check passed, else 1 (2 is for runs that could not happen).
+    public var exitCode: Int32 { results.allSatisfy { $0.grade == .pass } ? 0 : 1 }
+
+    /// Findings in the order the reports list them: dangerous first.
+    public var findings: [ProbeResult] {
+        [ProbeGrade.acceptedInvalid, .refusedValid, .error].flatMap { grade in results.filter { $0.grade == grade } }
+    }
+
+    static let labels: [ProbeGrade: String] = [
+        .pass: "passed", .acceptedInvalid: "ACCEPTED what must be refused", .refusedValid: "refused what must be accepted",
+        .error: "error (no verdict)",
+    ]
+
+    /// The one-line summary closing the scorecard.
+    public var summary: String {
+        let verdict = exitCode == 0 ? "PASS" : "FAIL"
+        return "\(verdict): \(count(.pass)) passed, \(count(.acceptedInvalid)) accepted what must be refused, "
+            + "\(count(.refusedValid)) refused what must be accepted, \(count(.error)) errors; "
+            + "\(results.count) checks in \(String(format: "%.2f", seconds)) s"
+    }
+
+    // MARK: Text
+
+    public func scorecard() -> String {
+        var lines = ["TrustSuite probe — App Attest server at \(TerminalText.escape(target))"]
+        let groups = results.reduce(into: [String]()) { if !$0.contains($1.check.group) { $0.append($1.check.group) } }
+        lines.append("group        checks   pass  accInv  refVal  error")
+        for group in groups + ["all"] {
+            let mine = group == "all" ? results : results.filter { $0.check.group == group }
+            let cells = [mine.count] + [ProbeGrade.pass, .acceptedInvalid, .refusedValid, .error].map { grade in mine.filter { $0.grade == grade }.count }
+            lines.append(group.padding(toLength: 12, withPad: " ", startingAt: 0)
+                         + cells.map { " " + String(repeating: " ", count: max(0, 6 - String($0).count)) + String($0) }.joined())
+        }
+        lines.append("(accInv: accepted what a correct server refuses — the dangerous kind; refVal: refused what a real device sends)")
+        if !findings.isEmpty {
+            lines.append("")
+            lines.append("Not passed (\(findings.count)), accepted-what-must-be-refused first:")
+            for result in findings {
+                let marker = result.grade == .acceptedInvalid ? "!! " : "   "
+                lines.append(marker + TerminalText.escape("[\(result.grade.rawValue)] \(result.check.id): \(result.message)"))
+                lines.append("     sends: " + result.check.sends)
+                lines.append("     bug class: " + TerminalText.escape(result.check.note.helpText))
+                if let last = result.exchanges.last { lines.append("     last request: " + TerminalText.escape(last.summary)) }
+            }
+        }
+        lines.append("")
+        lines.append(summary)
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: JSON
+
+    public func json() -> String {
+        var totals: [String: JSONValue] = ["checks": .int(Int64(results.count))]
+        for grade in ProbeGrade.allCases { totals[grade.rawValue] = .int(Int64(count(grade))) }
+        let ordered = findings + results.filter { $0.grade == .pass }
+        return JSONValue.object([
+            "schema": .string("trustsuite-probe-report/1"),
+            "target": .string(target),
+            "seconds": .double(seconds),
+            "summary": .object(totals),
+            "checks": .array(ordered.map(Self.object)),
+        ]).jsonText
+    }
+
+    static func object(_ result: ProbeResult) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "id": .string(result.check.id), "group": .string(result.check.group), "sends": .string(result.check.sends),
+            "expected": .string(result.check.expected.rawValue), "grade": .string(result.grade.rawValue),
+            "message": .string(result.message), "seconds": .double(result.seconds),
+            "bugClass": noteObject(result.check.note),
+        ]
+        object["exchanges"] = .array(result.exchanges.map { exchange in
+            var entry: [String: JSONValue] = ["kind": .string(exchange.request.kind.rawValue), "method": .string(exchange.request.method),
+                                              "path": .string(exchange.request.path)]
+            if let body = exchange.request.body { entry["body"] = .string(body) }
+            switch exchange.response {
+            case .answered(let status, let body):
+                entry["status"] = .int(Int64(status))
+                entry["answer"] = .string(String(decoding: body.prefix(ProbeRequest.shownBodyCharacters), as: UTF8.self))
+            case .failed(let reason):
+                entry["failure"] = .string(reason)
+            }
+            return .object(entry)
+        })
+        return .object(object)
+    }
+
+    static func noteObject(_ note: VectorNote) -> JSONValue {
+        var object: [String: JSONValue] = ["description": .string(note.description)]
+        if let bugType = note.bugType { object["bugType"] = .string(bugType) }
+        if let effect = note.effect { object["effect"] = .string(effect) }
+        if !note.links.isEmpty { object["links"] = .array(note.links.map(JSONValue.string)) }
+        return .object(object)
+    }
+
+    // MARK: JUnit
+
+    public func junit() -> String {
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"trustsuite-probe\" tests=\"\(results.count)\" failures=\"\(count(.acceptedInvalid) + count(.refusedValid))\" "
+            + "errors=\"\(count(.error))\" time=\"\(seconds)\">\n"
+        xml += "  <testsuite name=\"\(Reports.escape(target))\" tests=\"\(results.count)\" "
+            + "failures=\"\(count(.acceptedInvalid) + count(.refusedValid))\" errors=\"\(count(.error))\">\n"
+        for result in results {
+            xml += "    <testcase classname=\"\(Reports.escape(result.check.group))\" name=\"\(Reports.escape(result.check.id))\" "
+                + "time=\"\(result.seconds)\""
+            switch result.grade {
+            case .pass:
+                xml += "/>\n"
+                continue
+            case .acceptedInvalid, .refusedValid:
+                xml += ">\n      <failure type=\"\(result.grade.rawValue)\" message=\"\(Reports.escape(result.message))\">"
+                    + Reports.escapeText(result.check.note.helpText) + "</failure>\n"
+            case .error:
+                xml += ">\n      <error message=\"\(Reports.escape(result.message))\"/>\n"
+            }
+            xml += "    </testcase>\n"
+        }
+        xml += "  </testsuite>\n</testsuites>\n"
+        return xml
+    }
+
+    // MARK: Markdown
+
+    public func markdown() -> String {
+        var lines = ["# App Attest server probe", "", "Target: `\(target)`. \(summary).", "",
+                     "| check | expected | result | what the device sends | bug class |", "|---|---|---|---|---|"]
+        for result in findings + results.filter({ $0.grade == .pass }) {
+            let grade = result.grade == .acceptedInvalid ? "**\(Self.labels[result.grade] ?? "")**" : Self.labels[result.grade] ?? ""
+            let links = result.check.note.links.enumerated().map { "[\($0.offset + 1)](\($0.element))" }.joined(separator: " ")
+            let cells = [result.check.id, result.check.expected.rawValue, grade + (result.grade == .pass ? "" : ": " + result.message),
+                         result.check.sends, result.check.note.description + (links.isEmpty ? "" : " " + links)]
+            lines.append("| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ") }
+                .joined(separator: " | ") + " |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: SARIF
+
+    /// SARIF 2.1.0: one rule per check that did not pass (its bug class as
+    /// help), one result each; accepted-invalid and errors at `error`,
+    /// refused-valid at `warning`, as `run --sarif` grades them.
+    public func sarif() -> String {
+        var rules: [JSONValue] = []
+        var out: [JSONValue] = []
+        for (index, result) in findings.enumerated() {
+            let check = result.check
+            var rule: [String: JSONValue] = [
+                "id": .string(check.id), "name": .string(check.id),
+                "shortDescription": .object(["text": .string(check.sends)]),
+                "help": .object(["text": .string(check.note.helpText)]),
+                "properties": .object(["group": .string(check.group), "expected": .string(check.expected.rawValue)]),
+            ]
+            if let link = check.note.links.first { rule["helpUri"] = .string(link) }
+            rules.append(.object(rule))
+            out.append(.object([
+                "ruleId": .string(check.id), "ruleIndex": .int(Int64(index)),
+                "level": .string(result.grade == .refusedValid ? "warning" : "error"),
+                "message": .object(["text": .string("\(check.id): \(Self.labels[result.grade] ?? "") — \(result.message)")]),
+                "locations": .array([.object(["physicalLocation": .object(["artifactLocation": .object(["uri": .string(target)])]),
+                                              "logicalLocations": .array([.object(["fullyQualifiedName": .string(check.id)])])])]),
+                "partialFingerprints": .object(["trustsuiteProbeCheck/v1": .string(check.id)]),
+                "properties": .object(["grade": .string(result.grade.rawValue)]),
+            ]))
+        }
+        let run: JSONValue = .object([
+            "tool": .object(["driver": .object(["name": .string("trustsuite probe"), "rules": .array(rules)])]),
+            "automationDetails": .object(["id": .string("trustsuite-probe/\(target)/")]),
+            "results": .array(out),
+        ])
+        return JSONValue.object(["$schema": .string(SARIF.schemaURI), "version": .string("2.1.0"), "runs": .array([run])]).jsonText
+    }
+}

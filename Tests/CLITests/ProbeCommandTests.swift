@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import TestSupport
+import TrustSuiteSupport
+
+/// `trustsuite probe appattest` run as a user runs it, against `trustsuite
+/// serve appattest` (both child processes, the server always stopped):
+/// a passing run with every report, and the error paths of spec/probe.md,
+/// each one clear line with the documented exit status.
+@Suite struct ProbeCommandTests {
+    static let appId = "ABCDE12345.org.trustsuite.probe"
+
+    /// A device, its root, and a config for `port` (docs/probe.md's, with `extra` fields).
+    struct Setup {
+        let folder: URL
+        var device: String { folder.appendingPathComponent("device").path }
+        var root: String { folder.appendingPathComponent("root.pem").path }
+
+        init() throws {
+            folder = try CLI.temporaryFolder()
+            let made = try CLI.run(["device", "init", "--state", device, "--app-id", ProbeCommandTests.appId, "--environment", "development"])
+            guard made.status == 0 else { throw DeviceError("device init: \(made)") }
+            let ca = try CLI.run(["device", "ca", "--state", device, "--attestation"])
+            try Data(ca.stdout.utf8).write(to: URL(fileURLWithPath: root))
+        }
+
+        func config(baseURL: String, extra: String = "") throws -> String {
+            let text = ProbeConfigText.exampleServer(baseURL: baseURL, appId: ProbeCommandTests.appId, extra: extra)
+            let url = folder.appendingPathComponent("probe-\(UUID().uuidString).json")
+            try Data(text.utf8).write(to: url)
+            return url.path
+        }
+
+        func server() throws -> ListeningProcess {
+            try ListeningProcess(executable: CLI.binary, arguments: [
+                "serve", "appattest", "--port", "0", "--app-id", ProbeCommandTests.appId, "--environment", "development",
+                "--anchor", root, "--state", folder.appendingPathComponent("server-state.json").path,
+            ])
+        }
+    }
+
+    @Test func passesAgainstTheExampleServerAndWritesEveryReport() throws {
+        let setup = try Setup()
+        let server = try setup.server()
+        defer { server.stop() }
+        let config = try setup.config(baseURL: "http://127.0.0.1:\(server.port)")
+        let reports = ["json", "junit", "markdown", "sarif"].map { ($0, setup.folder.appendingPathComponent("report.\($0)").path) }
+        let outcome = try CLI.run(["probe", "appattest", "--config", config, "--state", setup.device]
+                                  + reports.flatMap { ["--\($0.0)", $0.1] })
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.stdout.contains("PASS: 26 passed, 0 accepted what must be refused"), "\(outcome.stdout)")
+        for (_, path) in reports { #expect(FileManager.default.fileExists(atPath: path), "\(path)") }
+        let json = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: URL(fileURLWithPath: reports[0].1)))
+        #expect(json["summary"]?["pass"]?.int64Value == 26)
+        // --only runs the named checks alone.
+        let only = try CLI.run(["probe", "appattest", "--config", config, "--state", setup.device, "--only", "replay.lower-counter"])
+        #expect(only.status == 0 && only.stdout.contains("1 checks in"), "\(only)")
+    }
+
+    @Test func aConfigWithBadFieldsGivesOneLineEachAndExit2() throws {
+        let setup = try Setup()
+        let config = try setup.config(baseURL: "http://127.0.0.1:1", extra: #", "timeoutSeconds": -1, "clientDataHash2": "raw""#)
+        let outcome = try CLI.run(["probe", "appattest", "--config", config, "--state", setup.device])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderrLines.count == 2, "\(outcome)")
+        #expect(outcome.stderrLines.allSatisfy { $0.hasPrefix("trustsuite: \(config): ") })
+        #expect(outcome.stderr.contains("timeoutSeconds: must be a number of seconds"))
+        #expect(outcome.stderr.contains("clientDataHash2: unknown field"))
+        #expect(outcome.stdout.isEmpty)
+    }
+
+    @Test func aServerThatIsDownIsExit2() throws {
+        let setup = try Setup()
+        let down = try SilentListener(listening: false)
+        defer { down.close() }
+        let outcome = try CLI.run(["probe", "appattest", "--config", try setup.config(baseURL: "http://127.0.0.1:\(down.port)"),
+                                   "--state", setup.device], timeout: 30)
+        #expect(outcome.status == 2 && !outcome.signaled)
+        #expect(outcome.stderrLines.count == 1 && outcome.stderr.contains("did not give a challenge") && outcome.stderr.contains("cannot connect"),
+                "\(outcome)")
+    }
+
+    @Test func aRemoteURLWithoutAllowRemoteIsExit2() throws {
+        let setup = try Setup()
+        let outcome = try CLI.run(["probe", "appattest", "--config", try setup.config(baseURL: "http://192.0.2.1:8080"),
+                                   "--state", setup.device])
+        #expect(outcome.status == 2)
+        #expect(outcome.stderrLines.count == 1 && outcome.stderr.contains("not a loopback address") && outcome.stderr.contains("--allow-remote"),
+                "\(outcome)")
+    }
+
+    @Test func aServerThatHangsTimesOutWithExit2() throws {
+        let setup = try Setup()
+        let hanging = try SilentListener()
+        defer { hanging.close() }
+        let config = try setup.config(baseURL: "http://127.0.0.1:\(hanging.port)", extra: #", "timeoutSeconds": 1"#)
+        let start = Date()
+        let outcome = try CLI.run(["probe", "appattest", "--config", config, "--state", setup.device], timeout: 30)
+        #expect(outcome.status == 2 && !outcome.signaled)
+        #expect(outcome.stderrLines.count == 1 && outcome.stderr.contains("no answer within 1 s (timeoutSeconds)"), "\(outcome)")
+        #expect(Date().timeIntervalSince(start) < 15)
+    }
+}
