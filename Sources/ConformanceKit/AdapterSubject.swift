@@ -46,12 +46,13 @@ public final class AdapterSubject: Subject {
 
     /// Starts `command` (run by `/bin/sh -c`) and reads its introduction line.
     /// `log` gets every request and reply line (`--verbose`); `errorMap`
-    /// maps the error texts of replies without a `code`.
+    /// maps the error texts of replies without a `code`; `environment` is
+    /// set in the adapter's (``HostileTrustStore/environment``).
     public static func launch(
         command: String, timeout: Duration = .seconds(10), maxLineBytes: Int = AdapterSubject.defaultMaxLineBytes,
-        errorMap: ErrorMap? = nil, log: (@Sendable (String) -> Void)? = nil
+        errorMap: ErrorMap? = nil, environment: [String: String] = [:], log: (@Sendable (String) -> Void)? = nil
     ) async throws -> AdapterSubject {
-        let session = AdapterSession(command: command, timeout: timeout, maxLineBytes: maxLineBytes, log: log)
+        let session = AdapterSession(command: command, timeout: timeout, maxLineBytes: maxLineBytes, environment: environment, log: log)
         let hello = try await session.start()
         guard let object = hello.objectValue, let name = object["adapter"]?.stringValue else {
             await session.shutDown()
