@@ -31,6 +31,8 @@ public final class AdapterSubject: Subject {
     public let answersCodes: Bool
     /// The hello's `"capabilities"` (nil when it has none).
     public let capabilities: Set<String>?
+    /// The hello's `"callerChecks"`: checks the adapter does for its library (nil when it has none).
+    public let callerChecks: [String]?
     /// Maps error texts to codes when a reply has no `code`.
     public let errorMap: ErrorMap?
     public let timeout: Duration
@@ -66,11 +68,12 @@ public final class AdapterSubject: Subject {
             gradesOutputs: object["gradeOutputs"]?.boolValue ?? false,
             answersCodes: object["codes"]?.boolValue ?? false,
             capabilities: object["capabilities"]?.arrayValue.map { Set($0.compactMap(\.stringValue)) },
+            callerChecks: object["callerChecks"]?.arrayValue.map { $0.compactMap(\.stringValue) },
             errorMap: errorMap, timeout: timeout, session: session)
     }
 
     private init(command: String, adapterName: String, version: String, families: Set<Family>, unknownFamilies: [String],
-                 gradesOutputs: Bool, answersCodes: Bool, capabilities: Set<String>?, errorMap: ErrorMap?,
+                 gradesOutputs: Bool, answersCodes: Bool, capabilities: Set<String>?, callerChecks: [String]?, errorMap: ErrorMap?,
                  timeout: Duration, session: AdapterSession) {
         self.command = command
         self.adapterName = adapterName
@@ -80,6 +83,7 @@ public final class AdapterSubject: Subject {
         self.gradesOutputs = gradesOutputs
         self.answersCodes = answersCodes
         self.capabilities = capabilities
+        self.callerChecks = callerChecks
         self.errorMap = errorMap
         self.timeout = timeout
         self.session = session

@@ -163,6 +163,7 @@ public struct Matrix: Sendable {
                 object["capabilities"] = .array(capabilities.sorted().map(JSONValue.string))
             }
             object["gradesReasons"] = .bool(column.report.gradesReasons)
+            if let checks = column.report.callerChecks { object["callerChecks"] = .array(checks.map(JSONValue.string)) }
             return .object(object)
         }
         let rowValues: [JSONValue] = rows.map { row in

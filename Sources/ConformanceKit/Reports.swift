@@ -74,6 +74,10 @@ public enum Reports {
         if report.gradesReasons {
             lines.append("(wrongR: invalid inputs refused with another code than the vector's — neither pass nor fail)")
         }
+        if let checks = report.callerChecks, !checks.isEmpty {
+            lines.append("(caller checks: " + TerminalText.escape(checks.joined(separator: ", "))
+                         + " — done by the adapter, as the library's documentation leaves them to its caller)")
+        }
 
         let problems = report.cases.bySeverity()
         if !problems.isEmpty {
@@ -145,6 +149,7 @@ public enum Reports {
         if let stderr = report.subjectStderr { root["subjectStderr"] = .string(stderr) }
         if let capabilities = report.capabilities { root["capabilities"] = .array(capabilities.sorted().map(JSONValue.string)) }
         root["gradesReasons"] = .bool(report.gradesReasons)
+        if let checks = report.callerChecks { root["callerChecks"] = .array(checks.map(JSONValue.string)) }
         return JSONValue.object(root).jsonText
     }
 
