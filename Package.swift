@@ -76,11 +76,13 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
-        // Builds the app-attest vectors (`trustsuite generate app-attest`); uses no verifier.
+        // Builds the app-attest vectors (`trustsuite generate app-attest`) and the
+        // real-root ones from the external data (`generate real-app-attest`, YAML); uses no verifier.
         .target(
             name: "AppAttestGenerator",
             dependencies: [
                 "AppAttest", "StrictCBOR", "ConformanceKit", "TestPKI", "TrustSuiteSupport",
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

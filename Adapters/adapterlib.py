@@ -52,13 +52,14 @@ def answer(handlers, request):
         return verdict("invalid", error=f"{type(error).__name__}: {error}"[:500])
 
 
-def serve(name, version, handlers, grade_outputs=False, caller_checks=()):
+def serve(name, version, handlers, grade_outputs=False, caller_checks=None):
     """`caller_checks`: checks the adapter performs itself because the
-    library leaves them to its caller (the hello's "callerChecks")."""
+    library leaves them to its caller (the hello's "callerChecks"); an empty
+    list says the adapter does none, None says nothing."""
     hello = {"adapter": name, "version": version, "families": sorted(handlers)}
     if grade_outputs:
         hello["gradeOutputs"] = True
-    if caller_checks:
+    if caller_checks is not None:
         hello["callerChecks"] = list(caller_checks)
     print(json.dumps(hello), flush=True)
     for line in sys.stdin:

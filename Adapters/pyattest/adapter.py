@@ -22,7 +22,8 @@ from adapterlib import Unsupported, b64, b64text, serve, verdict  # noqa: E402
 
 def at_time(moment):
     """pyattest builds its ValidationContext without a time (the wall clock);
-    the vectors give one. Only the moment is added; the roots stay its own."""
+    the vectors give one. Only the moment is added; the roots stay its own.
+    Not used under libfaketime (`faketime.sh`), where the clock itself is set."""
     def make(*args, **kwargs):
         kwargs.setdefault("moment", moment)
         return ValidationContext(*args, **kwargs)
@@ -41,6 +42,21 @@ def no_launch_policy(inp):
         raise Unsupported("pyattest has no launch policy (validation category, bundle version)")
 
 
+# Under `faketime.sh`: libfaketime reads the time from this file on every call.
+FAKETIME_FILE = os.environ.get("FAKETIME_TIMESTAMP_FILE") if "libfaketime" in os.environ.get("LD_PRELOAD", "") else None
+
+
+def set_clock(moment):
+    """The library reads the wall clock: set it to the vector's time, through
+    libfaketime's timestamp file when running under it, else by giving
+    pyattest's ValidationContext the moment."""
+    if FAKETIME_FILE:
+        with open(FAKETIME_FILE, "w") as clock:
+            clock.write(moment.astimezone(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S\n"))
+    else:
+        apple_attestation.ValidationContext = at_time(moment)
+
+
 def attestation(inp):
     no_launch_policy(inp)
     if "challenge" not in inp:
@@ -53,7 +69,7 @@ def attestation(inp):
     config = AppleConfig(key_id=b64(inp["keyId"]), app_id=inp["appId"],
                          production=inp.get("environment", "production") == "production",
                          root_ca=anchors[0].encode() if anchors else None)
-    apple_attestation.ValidationContext = at_time(parse_time(inp["validationTime"]))
+    set_clock(parse_time(inp["validationTime"]))
     subject = Attestation(b64(inp["attestationObject"]), b64(inp["challenge"]), config)
     asyncio.run(subject.verify())
     data = subject.data
@@ -78,4 +94,7 @@ def assertion(inp):
 
 
 if __name__ == "__main__":
-    serve("pyattest", version("pyattest"), {"app-attest-attestation": attestation, "app-attest-assertion": assertion})
+    # No check is done for pyattest: its assertion API takes no App ID and no
+    # stored counter, and the adapter adds neither (README, "Caller checks").
+    serve("pyattest", version("pyattest"), {"app-attest-attestation": attestation, "app-attest-assertion": assertion},
+          caller_checks=())

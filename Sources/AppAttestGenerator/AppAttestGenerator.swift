@@ -26,6 +26,7 @@ public enum AppAttestGenerator {
                                             source: source)
         attestation.group("App Attest attestation (spec/app-attest.md steps 1-9)")
         for c in vectors.cases() { try vectors.addAttestation(c, to: &attestation) }
+        attestation.addAnchorsRemoved(code: .certificateChainInvalid, prefix: "attestation")
         written.append(try write(attestation, "attestation.json", folder))
 
         var assertion = VectorFileBuilder(family: .appAttestAssertion,
@@ -44,6 +45,7 @@ public enum AppAttestGenerator {
         for c in LaunchPolicyCatalog.cases { try vectors.addAttestation(c.attestationCase, to: &attestation27) }
         attestation27.group("Credential-certificate extensions besides the nonce decide nothing; an unprocessed critical one fails path validation")
         for c in vectors.certificateExtensionCases() { try vectors.addAttestation(c, to: &attestation27) }
+        attestation27.addAnchorsRemoved(code: .certificateChainInvalid, prefix: "attestation")
         written.append(try write(attestation27, "attestation-ios27.json", folder))
 
         var assertion27 = VectorFileBuilder(family: .appAttestAssertion, title: "Assertions of iOS 27: the launch policy",
@@ -61,6 +63,8 @@ public enum AppAttestGenerator {
             receipt.add(id: "receipt-\(c.id)", comment: c.comment, flags: c.flags, input: input, error: c.error,
                         output: c.error == nil ? output : nil)
         }
+        // A receipt's chain is refused with the receipt family's chain code.
+        receipt.addAnchorsRemoved(code: .receiptChainInvalid, prefix: "receipt")
         written.append(try write(receipt, "receipt.json", folder))
 
         var deviceCheck = VectorFileBuilder(family: .devicecheck, title: "DeviceCheck two-bit server traces",

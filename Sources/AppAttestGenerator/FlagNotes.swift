@@ -51,6 +51,10 @@ package enum FlagNotes {
                                "the assertion signs the nonce as a pre-hashed digest instead of hashing it again as ES256 does",
                                effect: "a verifier that takes the nonce as the digest accepts this and refuses real devices' assertions",
                                links: ["https://github.com/seichris/open-bike-computer/pull/359"]),
+        VectorFileBuilder.anchorsRemoved: note(
+            "MISSING_CHECK",
+            "a valid test-CA object offered without its test anchors, so Apple's real roots apply: the chain does not reach them",
+            effect: "a verifier that ignores its configured anchors, or consults the host's trust store, accepts it (run with --hostile-trust-store)"),
         "TrapOnMalformed": note("KNOWN_BUG", "truncated objects and x5c arrays of the wrong length",
                                 effect: "verifiers that index before checking lengths crash on bytes any network attacker can send",
                                 links: ["https://github.com/zunda-pixel/appattest-swift/pull/57"]),

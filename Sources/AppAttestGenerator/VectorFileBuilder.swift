@@ -26,6 +26,7 @@ struct VectorFileBuilder {
     }
 
     /// Adds a test to the current group; `tcId`s run from 1 in file order.
+    /// An App Attest test carries its `attack` (``AttackRule``).
     mutating func add(
         id: String, comment: String, flags: [String] = [], input: [String: JSONValue],
         error: AppAttestError.Code? = nil, output: [String: JSONValue]? = nil, acceptable: Bool = false
@@ -41,7 +42,32 @@ struct VectorFileBuilder {
         ]
         if let error { test["error"] = .string(error.rawValue) }
         if let output { test["output"] = .object(output) }
+        if let attack = AttackRule.attack(family: family, id: id, error: error) { test["attack"] = .string(attack) }
         groups[groups.count - 1].tests.append(.object(test))
+    }
+
+    /// The flag of the anchors-removed copies.
+    static let anchorsRemoved = "AnchorsRemoved"
+
+    /// A group holding a copy of every test so far that is not invalid and
+    /// names its anchors, without them (Apple's roots apply), refused with
+    /// `code` (spec/vectors.md, "App Attest vectors any verifier can run
+    /// (round 3)": the test anchor removed). Ids gain `-anchors-removed`
+    /// after the family prefix.
+    mutating func addAnchorsRemoved(code: AppAttestError.Code, prefix: String) {
+        let anchorFields = ["trustAnchorsPem", "receiptTrustAnchorsPem"]
+        let sources = groups.flatMap(\.tests).filter {
+            $0["result"]?.stringValue != "invalid" && $0["input"]?.objectValue?.keys.contains { anchorFields.contains($0) } == true
+        }
+        group("The test anchors removed: each test above that is not invalid, without trustAnchorsPem and receiptTrustAnchorsPem, "
+              + "so Apple's roots apply and the suite's test chain must be refused")
+        for test in sources {
+            guard let id = test["id"]?.stringValue, let input = test["input"]?.objectValue, id.hasPrefix(prefix + "-") else { continue }
+            let flags = (test["flags"]?.arrayValue ?? []).compactMap(\.stringValue).filter { $0 != "ValidityBoundary" }
+            add(id: prefix + "-anchors-removed" + id.dropFirst(prefix.count),
+                comment: "without its test anchors: \(test["comment"]?.stringValue ?? "")",
+                flags: flags + [Self.anchorsRemoved], input: input.filter { !anchorFields.contains($0.key) }, error: code)
+        }
     }
 
     var numberOfTests: Int { count }

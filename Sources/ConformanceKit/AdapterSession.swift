@@ -12,6 +12,8 @@ actor AdapterSession {
     let timeout: Duration
     let maxLineBytes: Int
     let log: (@Sendable (String) -> Void)?
+    /// Variables set in the adapter's environment (``HostileTrustStore``).
+    let environment: [String: String]
     private var child: ChildProcess?
     private var lines: LineChannel?
     /// Everything the adapter wrote to stderr, across restarts; a case's own
@@ -23,8 +25,10 @@ actor AdapterSession {
     private var firstIdOfProcess = 1
     private(set) var restarts = 0
 
-    init(command: String, timeout: Duration, maxLineBytes: Int, log: (@Sendable (String) -> Void)?) {
+    init(command: String, timeout: Duration, maxLineBytes: Int, environment: [String: String] = [:],
+         log: (@Sendable (String) -> Void)?) {
         self.command = command
+        self.environment = environment
         self.timeout = timeout
         self.maxLineBytes = maxLineBytes
         self.log = log
@@ -36,7 +40,7 @@ actor AdapterSession {
         let stderr = self.stderr
         let child: ChildProcess
         do {
-            child = try ChildProcess(command: command, onStdout: { channel.feed($0) }, onStderr: { stderr.append($0) })
+            child = try ChildProcess(command: command, environment: environment, onStdout: { channel.feed($0) }, onStderr: { stderr.append($0) })
         } catch {
             throw AdapterError("cannot start adapter `\(command)`: \(error)")
         }

@@ -31,6 +31,8 @@ public final class AdapterSubject: Subject {
     public let answersCodes: Bool
     /// The hello's `"capabilities"` (nil when it has none).
     public let capabilities: Set<String>?
+    /// The hello's `"callerChecks"`: checks the adapter does for its library (nil when it has none).
+    public let callerChecks: [String]?
     /// Maps error texts to codes when a reply has no `code`.
     public let errorMap: ErrorMap?
     public let timeout: Duration
@@ -46,12 +48,13 @@ public final class AdapterSubject: Subject {
 
     /// Starts `command` (run by `/bin/sh -c`) and reads its introduction line.
     /// `log` gets every request and reply line (`--verbose`); `errorMap`
-    /// maps the error texts of replies without a `code`.
+    /// maps the error texts of replies without a `code`; `environment` is
+    /// set in the adapter's (``HostileTrustStore/environment``).
     public static func launch(
         command: String, timeout: Duration = .seconds(10), maxLineBytes: Int = AdapterSubject.defaultMaxLineBytes,
-        errorMap: ErrorMap? = nil, log: (@Sendable (String) -> Void)? = nil
+        errorMap: ErrorMap? = nil, environment: [String: String] = [:], log: (@Sendable (String) -> Void)? = nil
     ) async throws -> AdapterSubject {
-        let session = AdapterSession(command: command, timeout: timeout, maxLineBytes: maxLineBytes, log: log)
+        let session = AdapterSession(command: command, timeout: timeout, maxLineBytes: maxLineBytes, environment: environment, log: log)
         let hello = try await session.start()
         guard let object = hello.objectValue, let name = object["adapter"]?.stringValue else {
             await session.shutDown()
@@ -65,11 +68,12 @@ public final class AdapterSubject: Subject {
             gradesOutputs: object["gradeOutputs"]?.boolValue ?? false,
             answersCodes: object["codes"]?.boolValue ?? false,
             capabilities: object["capabilities"]?.arrayValue.map { Set($0.compactMap(\.stringValue)) },
+            callerChecks: object["callerChecks"]?.arrayValue.map { $0.compactMap(\.stringValue) },
             errorMap: errorMap, timeout: timeout, session: session)
     }
 
     private init(command: String, adapterName: String, version: String, families: Set<Family>, unknownFamilies: [String],
-                 gradesOutputs: Bool, answersCodes: Bool, capabilities: Set<String>?, errorMap: ErrorMap?,
+                 gradesOutputs: Bool, answersCodes: Bool, capabilities: Set<String>?, callerChecks: [String]?, errorMap: ErrorMap?,
                  timeout: Duration, session: AdapterSession) {
         self.command = command
         self.adapterName = adapterName
@@ -79,6 +83,7 @@ public final class AdapterSubject: Subject {
         self.gradesOutputs = gradesOutputs
         self.answersCodes = answersCodes
         self.capabilities = capabilities
+        self.callerChecks = callerChecks
         self.errorMap = errorMap
         self.timeout = timeout
         self.session = session

@@ -49,7 +49,8 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Starts `command`; `onStdout` / `onStderr` get each chunk read, then an
     /// empty chunk at end of file. Both are called on reader threads.
-    init(command: String, onStdout: @escaping @Sendable (ArraySlice<UInt8>) -> Void,
+    /// `environment` sets (or replaces) variables of the inherited environment.
+    init(command: String, environment overrides: [String: String] = [:], onStdout: @escaping @Sendable (ArraySlice<UInt8>) -> Void,
          onStderr: @escaping @Sendable (ArraySlice<UInt8>) -> Void) throws {
         // A dead adapter must surface as a write error, not kill the runner.
         signal(SIGPIPE, SIG_IGN)
@@ -91,9 +92,11 @@ final class ChildProcess: @unchecked Sendable {
         var environment: [UnsafeMutablePointer<CChar>?] = []
         var index = 0
         while let entry = environ[index] {
-            if !String(cString: entry).hasPrefix("\(Self.tokenName)=") { environment.append(strdup(entry)) }
+            let name = String(cString: entry).prefix { $0 != "=" }
+            if name != Self.tokenName && overrides[String(name)] == nil { environment.append(strdup(entry)) }
             index += 1
         }
+        environment += overrides.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") }
         environment += [strdup("\(Self.tokenName)=\(token)"), nil]
         defer { for pointer in environment { free(pointer) } }
         let program = arguments[0]

@@ -7,6 +7,9 @@ import TrustSuiteSupport
 public struct Matrix: Sendable {
     /// What one implementation did with one vector.
     public enum Outcome: String, Sendable, CaseIterable, Comparable {
+        /// A crash, hang or no answer on a `network` input (``Severity/critical``):
+        /// its own column, and first in every list.
+        case critical
         case pass
         /// An invalid vector accepted: the dangerous kind of failure.
         case acceptedInvalid
@@ -23,7 +26,7 @@ public struct Matrix: Sendable {
             switch result.grade {
             case .pass: self = .pass
             case .unsupported: self = .unsupported
-            case .error: self = .error
+            case .error: self = result.critical ? .critical : .error
             case .wrongReason: self = .wrongReason
             case .fail: self = result.acceptedInvalid ? .acceptedInvalid : result.rejectedValid ? .rejectedValid : .wrongAnswer
             }
@@ -32,6 +35,7 @@ public struct Matrix: Sendable {
         /// Shown in the Markdown and HTML cells.
         public var label: String {
             switch self {
+            case .critical: "CRITICAL"
             case .pass: "pass"
             case .acceptedInvalid: "ACCEPTED INVALID"
             case .rejectedValid: "rejected valid"
@@ -82,6 +86,8 @@ public struct Matrix: Sendable {
         public var outcomes: [Outcome] { results.map(Outcome.init) }
         /// Two implementations that both answered came to different outcomes.
         public var disagreement: Bool { Set(outcomes.filter { $0 != .unsupported }).count > 1 }
+        /// The worst severity of any implementation's result, nil when none is a finding.
+        public var severity: Severity? { results.compactMap(\.severity).min() }
     }
 
     public let columns: [Column]
@@ -94,7 +100,9 @@ public struct Matrix: Sendable {
         let all = (0..<count).map { index in
             Row(vector: columns[0].report.cases[index].vector, results: columns.map { $0.report.cases[index] })
         }
-        rows = all.filter(\.disagreement) + all.filter { !$0.disagreement }
+        // Worst severity first (critical, high, …), then disagreements, each in file order.
+        let ordered = all.filter(\.disagreement) + all.filter { !$0.disagreement }
+        rows = (Severity.allCases.map(Optional.some) + [nil]).flatMap { severity in ordered.filter { $0.severity == severity } }
     }
 
     public var families: [Family] { Array(Set(rows.map(\.vector.family))).sorted() }
@@ -123,12 +131,13 @@ public struct Matrix: Sendable {
         lines += summaryMarkdown()
         lines += [""] + capabilitiesMarkdown()
         lines += ["", "## Vectors", "",
-                  "\(rows.filter(\.disagreement).count) of \(rows.count) vectors where implementations disagree come first.", ""]
+                  "\(rows.filter(\.disagreement).count) of \(rows.count) vectors where implementations disagree; rows by worst "
+                  + "severity (critical, high, medium, low, wrong reason), disagreements first within each.", ""]
         lines.append("| vector | family | expected | " + columns.map { escapeCell($0.name) }.joined(separator: " | ") + " |")
         lines.append("|---|---|---|" + columns.map { _ in "---|" }.joined())
         for row in rows {
             let expected = row.vector.result.rawValue + (row.vector.error.map { " (\($0))" } ?? "")
-            let cells = row.outcomes.map { $0 == .acceptedInvalid ? "**\($0.label)**" : $0.label }
+            let cells = row.outcomes.map { $0 == .acceptedInvalid || $0 == .critical ? "**\($0.label)**" : $0.label }
             lines.append("| \(escapeCell(row.vector.id)) | \(row.vector.family.rawValue) | \(escapeCell(expected)) | "
                          + cells.joined(separator: " | ") + " |")
         }
@@ -177,12 +186,14 @@ public struct Matrix: Sendable {
                 object["capabilities"] = .array(capabilities.sorted().map(JSONValue.string))
             }
             object["gradesReasons"] = .bool(column.report.gradesReasons)
+            if let checks = column.report.callerChecks { object["callerChecks"] = .array(checks.map(JSONValue.string)) }
             return .object(object)
         }
         let rowValues: [JSONValue] = rows.map { row in
             var results: [String: JSONValue] = [:]
             for (column, result) in zip(columns, row.results) {
                 var cell: [String: JSONValue] = ["outcome": .string(Outcome(result).rawValue)]
+                if let severity = result.severity { cell["severity"] = .string(severity.rawValue) }
                 if let answer = result.answer {
                     cell["verdict"] = .string(answer.verdict.rawValue)
                     if let error = answer.error { cell["error"] = .string(error) }
@@ -197,6 +208,8 @@ public struct Matrix: Sendable {
                 "disagreement": .bool(row.disagreement), "results": .object(results),
             ]
             if let error = row.vector.error { object["expectedError"] = .string(error) }
+            if let attack = row.vector.attack { object["attack"] = .string(attack.rawValue) }
+            if let severity = row.severity { object["severity"] = .string(severity.rawValue) }
             if let part = row.vector.part { object["part"] = .string(part) }
             if row.results.contains(where: \.grade.isFinding) { object["input"] = CaseInput.shown(row.vector.input) }
             return .object(object)

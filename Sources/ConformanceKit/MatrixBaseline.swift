@@ -29,9 +29,9 @@ public struct MatrixBaseline: Sendable {
 
     /// How bad an outcome is: pass, then unsupported (no longer running a
     /// vector counts against an implementation), wrong reason, wrong answer,
-    /// rejected valid, error, accepted invalid.
+    /// rejected valid, error, accepted invalid, critical (a crash on a network input).
     public static func rank(_ outcome: String) -> Int {
-        ["pass", "unsupported", "wrongReason", "wrongAnswer", "rejectedValid", "error", "acceptedInvalid"]
+        ["pass", "unsupported", "wrongReason", "wrongAnswer", "rejectedValid", "error", "acceptedInvalid", "critical"]
             .firstIndex(of: outcome) ?? 0
     }
 

@@ -34,13 +34,22 @@ extension Matrix {
         return parts.joined(separator: ", ")
     }
 
+    /// The checks an implementation's adapter does for its library (the hello's
+    /// `callerChecks`), `—` for none: the library is judged as documented.
+    static func callerChecksCell(_ column: Column) -> String {
+        guard let checks = column.report.callerChecks, !checks.isEmpty else { return "—" }
+        return checks.joined(separator: ", ")
+    }
+
     func capabilitiesMarkdown() -> [String] {
         var lines = ["## Capabilities", "",
-                     "Declared in each adapter's hello; `—`: none declared, every vector of its families is sent.", "",
-                     "| implementation | reasons graded | " + capabilityNames.joined(separator: " | ") + " |",
-                     "|---|---|" + capabilityNames.map { _ in "---|" }.joined()]
+                     "Declared in each adapter's hello; `—`: none declared, every vector of its families is sent. "
+                        + "Caller checks: what the adapter checks itself because the library's documentation leaves it to the caller.", "",
+                     "| implementation | reasons graded | caller checks | " + capabilityNames.joined(separator: " | ") + " |",
+                     "|---|---|---|" + capabilityNames.map { _ in "---|" }.joined()]
         for column in columns {
             lines.append("| \(column.name.replacingOccurrences(of: "|", with: "\\|")) | \(column.report.gradesReasons ? "yes" : "no") | "
+                         + "\(Self.callerChecksCell(column).replacingOccurrences(of: "|", with: "\\|")) | "
                          + capabilityCells(column).joined(separator: " | ") + " |")
         }
         return lines
@@ -63,10 +72,11 @@ extension Matrix {
     func capabilitiesHTML() -> String {
         let e = Reports.escape
         var page = "<h2>Capabilities</h2>\n<p>Declared in each adapter's hello; — none declared, every vector of its families is sent.</p>\n"
-        page += "<table><tr><th>implementation</th><th>reasons graded</th>"
+        page += "<table><tr><th>implementation</th><th>reasons graded</th><th>caller checks</th>"
             + capabilityNames.map { "<th>\(e($0))</th>" }.joined() + "</tr>\n"
         for column in columns {
             page += "<tr><td>\(e(column.name))</td><td>\(column.report.gradesReasons ? "yes" : "no")</td>"
+                + "<td>\(e(Self.callerChecksCell(column)))</td>"
                 + capabilityCells(column).map { "<td>\(e($0))</td>" }.joined() + "</tr>\n"
         }
         return page + "</table>\n"

@@ -27,9 +27,10 @@ extension Matrix {
             worst = GridCell.severity.first(where: outcomes.contains)
         }
 
-        /// Worst first: an accepted invalid vector is the dangerous kind, an
-        /// error (crash, hang, no answer) next, then a refused valid one.
-        static let severity: [Outcome] = [.acceptedInvalid, .error, .rejectedValid, .wrongAnswer, .wrongReason, .pass]
+        /// Worst first, as spec/vectors.md ranks findings: a crash, hang or
+        /// silence on a `network` input, an accepted invalid vector, another
+        /// error, a refused valid one, a wrong reason.
+        static let severity: [Outcome] = [.critical, .acceptedInvalid, .error, .rejectedValid, .wrongAnswer, .wrongReason, .pass]
     }
 
     /// The grid's columns: each family, or each of its modes when it has
@@ -63,6 +64,7 @@ extension Matrix {
             .pass{background:#dff0df}.acceptedInvalid{background:#f2a7a7;font-weight:bold}
             .rejectedValid,.wrongAnswer{background:#f8d5b4}.wrongReason{background:#f3ead0}
             .unsupported,.unclaimed{color:#999;background:#fafafa}.error{background:#eed77a}
+            .critical{background:#b00;color:#fff;font-weight:bold}
             pre{white-space:pre-wrap;word-break:break-all;margin:0;font-size:12px}
             #grid td.cell{text-align:center;min-width:5.5em}#grid td.cell a{color:inherit;text-decoration:none;display:block}
             #grid small{display:block;font-weight:normal}.meta{color:#555}
@@ -103,7 +105,7 @@ extension Matrix {
         let e = Reports.escape
         let labels = gridLabels
         var page = "<h2>Overview</h2>\n<p>Each cell: vectors passed of those answered, coloured by the worst outcome "
-            + "(red: an invalid vector accepted; yellow: an error, crash or hang; orange: a valid vector refused or a wrong answer; "
+            + "(dark red: a crash, hang or no answer on an input an attacker can send; red: an invalid vector accepted; yellow: another error; orange: a valid vector refused or a wrong answer; "
             + "beige: refused for another reason). Blank: a family or mode the implementation does not claim. "
             + "A cell links to the implementation's findings.</p>\n"
         page += "<table id=\"grid\"><thead><tr><th>implementation</th><th>language</th><th>library</th>"

@@ -11,10 +11,12 @@ public enum Reports {
         public func count(_ grade: Grade) -> Int { cases.filter { $0.grade == grade }.count }
         public var acceptedInvalid: Int { cases.filter(\.acceptedInvalid).count }
         public var rejectedValid: Int { cases.filter(\.rejectedValid).count }
+        /// Crashes, hangs and silences on `network` inputs (``Severity/critical``).
+        public var critical: Int { cases.filter(\.critical).count }
 
-        /// total, pass, fail, accepted-invalid, wrong reason, unsupported, error.
+        /// total, pass, fail, accepted-invalid, wrong reason, unsupported, error, critical.
         var cells: [Int] {
-            [cases.count, count(.pass), count(.fail), acceptedInvalid, count(.wrongReason), count(.unsupported), count(.error)]
+            [cases.count, count(.pass), count(.fail), acceptedInvalid, count(.wrongReason), count(.unsupported), count(.error), critical]
         }
 
         var counts: [String: JSONValue] {
@@ -22,6 +24,10 @@ public enum Reports {
             for grade in Grade.allCases { counts[grade.rawValue] = .int(Int64(count(grade))) }
             counts["acceptedInvalid"] = .int(Int64(acceptedInvalid))
             counts["rejectedValid"] = .int(Int64(rejectedValid))
+            counts["critical"] = .int(Int64(critical))
+            counts["severities"] = .object(Dictionary(uniqueKeysWithValues: cases.severityCounts().map {
+                ($0.key.rawValue, JSONValue.int(Int64($0.value)))
+            }))
             return counts
         }
     }
@@ -45,8 +51,8 @@ public enum Reports {
     }
 
     /// The text scorecard: one line per family (and per cbor mode), then
-    /// every case that did not pass, accepted-invalid cases first. Text an
-    /// adapter supplied is escaped for the terminal (`TerminalText`).
+    /// every case that did not pass, worst severity first (``Severity``).
+    /// Text an adapter supplied is escaped for the terminal (`TerminalText`).
     public static func scorecard(_ report: RunReport, maxListed: Int = 50) -> String {
         var lines: [String] = []
         lines.append("TrustSuite scorecard — subject: \(TerminalText.escape(report.subject))")
@@ -57,24 +63,30 @@ public enum Reports {
         func line(_ label: String, _ cells: [Int]) -> String {
             pad(label, width) + cells.map { " " + leftPad(String($0), 6) }.joined()
         }
-        lines.append(pad("family", width) + "  total   pass   fail accInv wrongR  unsup  error")
+        lines.append(pad("family", width) + "  total   pass   fail accInv wrongR  unsup  error   crit")
         for (family, parts) in summary {
             lines.append(line(family.label, family.cells))
             for part in parts { lines.append(line("  " + part.label, part.cells)) }
         }
         lines.append(line("all", Row(label: "all", cases: report.cases).cells))
         lines.append("(accInv: invalid inputs accepted — the dangerous kind of failure, counted within fail)")
+        lines.append("(crit: crashes, hangs or no answer on network inputs — critical, counted within error)")
         if report.gradesReasons {
             lines.append("(wrongR: invalid inputs refused with another code than the vector's — neither pass nor fail)")
         }
+        if let checks = report.callerChecks, !checks.isEmpty {
+            lines.append("(caller checks: " + TerminalText.escape(checks.joined(separator: ", "))
+                         + " — done by the adapter, as the library's documentation leaves them to its caller)")
+        }
 
-        let problems = ordered(report.cases.filter(\.grade.isFinding))
+        let problems = report.cases.bySeverity()
         if !problems.isEmpty {
             lines.append("")
-            lines.append("Not passed (\(problems.count)), accepted-invalid first:")
+            lines.append("Not passed (\(problems.count)), by severity (critical, high, medium, low, wrong reason, other):")
             for result in problems.prefix(maxListed) {
-                let marker = result.acceptedInvalid ? "!! " : "   "
-                lines.append(marker + TerminalText.escape("[\(result.grade.rawValue)] \(result.vector.id) "
+                let marker = result.severity == .critical || result.severity == .high ? "!! " : "   "
+                let label = result.severity.map { "\($0.rawValue) " } ?? ""
+                lines.append(marker + TerminalText.escape("[\(label)\(result.grade.rawValue)] \(result.vector.id) "
                              + "(\(result.vector.file) tcId \(result.vector.tcId)): \(result.message)"))
                 if let input = oneLineInput(result.vector) { lines.append("     input: " + TerminalText.escape(input)) }
             }
@@ -86,6 +98,10 @@ public enum Reports {
                          + "\(report.count(.unsupported)) unsupported, \(report.count(.error)) errors)")
         }
         let verdict = report.exitCode == 0 ? "PASS" : "FAIL"
+        let critical = report.cases.filter(\.critical).count
+        if critical > 0 {
+            lines.append("CRITICAL: \(critical) network input\(critical == 1 ? "" : "s") crashed, hung or silenced the implementation")
+        }
         lines.append("\(verdict): \(report.count(.pass)) passed, \(report.count(.fail)) failed "
                      + "(\(report.cases.filter(\.acceptedInvalid).count) accepted invalid input), "
                      + "\(report.count(.wrongReason)) wrong reason, "
@@ -103,14 +119,9 @@ public enum Reports {
 
     static func leftPad(_ s: String, _ n: Int) -> String { String(repeating: " ", count: max(0, n - s.count)) + s }
 
-    /// Failures that accept invalid input come first, then the rest in run order.
-    static func ordered(_ cases: [CaseResult]) -> [CaseResult] {
-        cases.filter(\.acceptedInvalid) + cases.filter { !$0.acceptedInvalid }
-    }
-
     /// The JSON report: summary per family (cbor per mode too) and one
-    /// object per vector — failures (accepted-invalid first) and errors,
-    /// then passes, then unsupported cases.
+    /// object per vector — findings by severity (critical first), then
+    /// passes, then unsupported cases.
     public static func json(_ report: RunReport) -> String {
         var families: [String: JSONValue] = [:]
         for (family, parts) in rows(report.cases) {
@@ -122,7 +133,7 @@ public enum Reports {
             }
             families[family.label] = .object(counts)
         }
-        let problems = ordered(report.cases.filter(\.grade.isFinding))
+        let problems = report.cases.bySeverity()
         let cases = (problems + report.cases.filter { $0.grade == .pass } + report.cases.filter { $0.grade == .unsupported })
             .map(caseObject)
         var totals = Row(label: "all", cases: report.cases).counts
@@ -138,6 +149,7 @@ public enum Reports {
         if let stderr = report.subjectStderr { root["subjectStderr"] = .string(stderr) }
         if let capabilities = report.capabilities { root["capabilities"] = .array(capabilities.sorted().map(JSONValue.string)) }
         root["gradesReasons"] = .bool(report.gradesReasons)
+        if let checks = report.callerChecks { root["callerChecks"] = .array(checks.map(JSONValue.string)) }
         return JSONValue.object(root).jsonText
     }
 
@@ -152,6 +164,8 @@ public enum Reports {
             "acceptedInvalid": .bool(result.acceptedInvalid),
         ]
         if let part = result.vector.part { object["part"] = .string(part) }
+        if let attack = result.vector.attack { object["attack"] = .string(attack.rawValue) }
+        if let severity = result.severity { object["severity"] = .string(severity.rawValue) }
         if let stderr = result.stderr { object["stderr"] = .string(stderr) }
         if let code = result.vector.error { object["expectedError"] = .string(code) }
         if let code = result.receivedCode { object["receivedCode"] = .string(code) }
@@ -166,14 +180,17 @@ public enum Reports {
         return .object(object)
     }
 
-    /// JUnit XML: one testsuite per family, one testcase per vector.
+    /// JUnit XML: one testsuite per family, one testcase per vector; in each
+    /// suite the findings come first by severity (critical first), and each
+    /// failure's or error's message starts with its severity.
     public static func junit(_ report: RunReport) -> String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"trustsuite\" tests=\"\(report.cases.count)\" "
             + "failures=\"\(report.count(.fail) + report.count(.wrongReason))\" errors=\"\(report.count(.error))\" "
             + "skipped=\"\(report.count(.unsupported))\" time=\"\(report.seconds)\">\n"
         for family in report.families {
-            let cases = report.cases.filter { $0.vector.family == family }
+            let all = report.cases.filter { $0.vector.family == family }
+            let cases = all.bySeverity() + all.filter { !$0.grade.isFinding }
             xml += "  <testsuite name=\"\(escape(family.rawValue))\" tests=\"\(cases.count)\" "
                 + "failures=\"\(report.count(.fail, family: family) + report.count(.wrongReason, family: family))\" "
                 + "errors=\"\(report.count(.error, family: family))\" "
@@ -193,11 +210,12 @@ public enum Reports {
                     break
                 case .fail:
                     let kind = result.acceptedInvalid ? "acceptedInvalid" : result.rejectedValid ? "rejectedValid" : "wrongOutput"
-                    xml += "      <failure type=\"\(kind)\" message=\"\(escape(result.message))\"/>\n"
+                    xml += "      <failure type=\"\(kind)\" message=\"\(escape(severityPrefix(result) + result.message))\"/>\n"
                 case .wrongReason:
-                    xml += "      <failure type=\"wrongReason\" message=\"\(escape(result.message))\"/>\n"
+                    xml += "      <failure type=\"wrongReason\" message=\"\(escape(severityPrefix(result) + result.message))\"/>\n"
                 case .error:
-                    xml += "      <error message=\"\(escape(result.message))\"/>\n"
+                    let type = result.critical ? " type=\"critical\"" : ""
+                    xml += "      <error\(type) message=\"\(escape(severityPrefix(result) + result.message))\"/>\n"
                 case .unsupported:
                     // The subject's own reason when it gave one.
                     let reason = result.answer?.error ?? result.message
@@ -212,6 +230,11 @@ public enum Reports {
         }
         xml += "</testsuites>\n"
         return xml
+    }
+
+    /// `critical: ` and so on, before a finding's message.
+    static func severityPrefix(_ result: CaseResult) -> String {
+        result.severity.map { "\($0.rawValue): " } ?? ""
     }
 
     /// XML character-data escaping (newlines kept).

@@ -18,6 +18,8 @@ public struct RunReport: Sendable {
     public var capabilities: Set<String>?
     /// Whether rejections' reasons were graded (codes or an error map).
     public var gradesReasons = false
+    /// The checks the subject's adapter does for its library (nil: none named).
+    public var callerChecks: [String]?
 
     public init(subject: String, cases: [CaseResult], seconds: Double) {
         self.subject = subject
@@ -66,6 +68,7 @@ public struct Runner: Sendable {
         var report = RunReport(subject: subject.name, cases: cases, seconds: Self.seconds(clock.now - started))
         report.capabilities = subject.capabilities
         report.gradesReasons = subject.gradesReasons
+        report.callerChecks = subject.callerChecks
         return report
     }
 

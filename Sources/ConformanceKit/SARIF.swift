@@ -4,9 +4,10 @@ import Foundation
 /// SARIF 2.1.0 for code-scanning tools (`run` and `matrix` `--sarif FILE`,
 /// spec/vectors.md, Amendments (round 3)): one run per implementation, one
 /// rule per vector group (its help text from the notes of the group's
-/// flags), one result per finding: an accepted invalid vector or a crash at
-/// level `error`; a rejected valid vector, a wrong reason or a wrong output
-/// at `warning`.
+/// flags), one result per finding, worst severity first (``Severity``):
+/// critical and high (a crash on a `network` input, a `network` vector
+/// accepted) at level `error`, the rest at `warning`; each result's `rank`
+/// and properties carry its severity.
 public enum SARIF {
     public static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
 
@@ -25,7 +26,7 @@ public enum SARIF {
         let byPath = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         var lineOfId = LineIndex()
         let runs: [JSONValue] = inputs.map { input in
-            let findings = input.report.cases.filter(\.grade.isFinding)
+            let findings = input.report.cases.bySeverity()
             var ruleIds: [String] = []
             var rules: [JSONValue] = []
             var results: [JSONValue] = []
@@ -77,7 +78,7 @@ public enum SARIF {
     }
 
     static func level(_ result: CaseResult) -> String {
-        result.acceptedInvalid || result.grade == .error ? "error" : "warning"
+        result.severity == .critical || result.severity == .high ? "error" : "warning"
     }
 
     static func resultObject(_ result: CaseResult, ruleId: String, ruleIndex: Int, line: Int?) -> JSONValue {
@@ -94,8 +95,12 @@ public enum SARIF {
         ]
         if let code = vector.error { properties["expectedCode"] = .string(code) }
         if let code = result.receivedCode { properties["receivedCode"] = .string(code) }
+        if let attack = vector.attack { properties["attack"] = .string(attack.rawValue) }
+        let severity = result.severity ?? .other
+        properties["severity"] = .string(severity.rawValue)
         return .object([
             "ruleId": .string(ruleId), "ruleIndex": .int(Int64(ruleIndex)), "level": .string(level(result)),
+            "rank": .double(Double(severity.rank)),
             "message": .object(["text": .string("\(vector.id): \(kind) — \(result.message)")]),
             "locations": .array([.object([
                 "physicalLocation": .object(physical),

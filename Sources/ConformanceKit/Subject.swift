@@ -47,6 +47,10 @@ public protocol Subject: Sendable {
     /// The capabilities the subject declared (spec/vectors.md, Amendments
     /// (round 3)); nil when it declared none, and every vector is sent.
     var capabilities: Set<String>? { get }
+    /// The checks the adapter performs itself because the library's
+    /// documentation leaves them to its caller (the hello's `"callerChecks"`,
+    /// spec/vectors.md, round 3); nil when it names none.
+    var callerChecks: [String]? { get }
     /// Evaluates one vector input. A thrown error is graded `error`.
     func evaluate(family: Family, input: JSONValue) async throws -> SubjectAnswer
 }
@@ -58,4 +62,6 @@ extension Subject {
     public var gradesReasons: Bool { gradesErrorCodes }
     /// By default a subject declares no capabilities (a version-1 adapter).
     public var capabilities: Set<String>? { nil }
+    /// By default a subject does no check on a library's behalf.
+    public var callerChecks: [String]? { nil }
 }

@@ -54,6 +54,14 @@ public enum Family: String, Sendable, Hashable, CaseIterable, Codable, Comparabl
     }
 }
 
+/// Who can produce an App Attest vector's bytes (spec/vectors.md, "App
+/// Attest vectors any verifier can run (round 3)", Severity): `network`
+/// when no signature of Apple's CA or the device key is needed, `signed`
+/// when the defect sits inside bytes they sign.
+public enum Attack: String, Sendable, Hashable, Codable, CaseIterable {
+    case network, signed
+}
+
 /// The expected verdict of a vector.
 public enum ExpectedResult: String, Sendable, Hashable, Codable {
     case valid, invalid, acceptable
@@ -79,13 +87,20 @@ public struct Vector: Sendable, Hashable, Identifiable {
     /// comment: a SARIF rule per group (spec/vectors.md, Amendments (round 3)).
     public let group: Int
     public let groupComment: String
+    /// The vector's `attack` (App Attest files carry one on every vector).
+    public let attack: Attack?
+
+    /// The attack the reports grade by: the vector's own, else `network`
+    /// for cbor (a decoder reads bytes from anyone), else none.
+    public var effectiveAttack: Attack? { attack ?? (family == .cbor ? .network : nil) }
 
     /// The vector's part of its family in the reports (the cbor mode).
     public var part: String? { family.part(of: input) }
 
     public init(
         family: Family, file: String, tcId: Int, id: String, comment: String, flags: [String],
-        input: JSONValue, result: ExpectedResult, error: String?, output: JSONValue?, group: Int = 0, groupComment: String = ""
+        input: JSONValue, result: ExpectedResult, error: String?, output: JSONValue?, group: Int = 0, groupComment: String = "",
+        attack: Attack? = nil
     ) {
         self.family = family
         self.file = file
@@ -99,6 +114,7 @@ public struct Vector: Sendable, Hashable, Identifiable {
         self.output = output
         self.group = group
         self.groupComment = groupComment
+        self.attack = attack
     }
 }
 

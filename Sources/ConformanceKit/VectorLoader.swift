@@ -16,7 +16,8 @@ public struct VectorLoadError: Error, Sendable, CustomStringConvertible {
 
 /// Reads vector files and rejects malformed ones with a clear message:
 /// wrong schema, unknown family, duplicate tcId, wrong numberOfTests,
-/// `acceptable` without a flag, `invalid` without an error code, an `id`
+/// `acceptable` without a flag, `invalid` without an error code, an
+/// `attack` other than network or signed, an `id`
 /// used twice across the files loaded together, and any input or output
 /// that breaks its family's ``FamilyContract`` (an unknown field or op, a
 /// wrongly typed value, malformed base64 or hex, a trace whose `expect` and
@@ -120,6 +121,13 @@ public enum VectorLoader {
                 if result == .invalid && (error ?? "").isEmpty {
                     throw fail("tcId \(tc): invalid result without an error code")
                 }
+                var attack: Attack? = nil
+                if let value = test["attack"] {
+                    guard let name = value.stringValue, let known = Attack(rawValue: name) else {
+                        throw fail("tcId \(tc): \"attack\" must be network or signed")
+                    }
+                    attack = known
+                }
                 guard let input = test["input"]?.objectValue else { throw fail("tcId \(tc): missing \"input\" object") }
                 let merged = JSONValue.object(defaults.merging(input) { _, own in own })
                 if let problem = family.problem(input: merged, output: test["output"], flags: flags) {
@@ -130,7 +138,7 @@ public enum VectorLoader {
                     comment: test["comment"]?.stringValue ?? "", flags: flags,
                     input: merged,
                     result: result, error: error, output: test["output"],
-                    group: g, groupComment: group["comment"]?.stringValue ?? ""))
+                    group: g, groupComment: group["comment"]?.stringValue ?? "", attack: attack))
             }
         }
         guard declared == Int64(vectors.count) else {

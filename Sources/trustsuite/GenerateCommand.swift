@@ -1,12 +1,13 @@
 import AppAttestGenerator
 import ArgumentParser
 import Foundation
+import TrustSuiteSupport
 
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Generate vector files.",
-        subcommands: [GenerateAppAttestCommand.self]
+        subcommands: [GenerateAppAttestCommand.self, GenerateRealAppAttestCommand.self]
     )
 }
 
@@ -37,6 +38,48 @@ struct GenerateAppAttestCommand: ParsableCommand {
             for (name, count) in written { print("\(out)/\(name): \(count) vectors") }
         } catch {
             throw CLIError("generation failed: \(error)")
+        }
+    }
+}
+
+struct GenerateRealAppAttestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "real-app-attest",
+        abstract: "Generate the real-root App Attest vectors (Fixtures/real/) from the external real-device data.",
+        discussion: """
+            Reads app-attest/ of the external conformance folder (--external, else \
+            TRUSTSUITE_EXTERNAL_VECTORS, else ../shared/vectors beside the checkout): Apple's sample \
+            attestations and veehaitch's attestations, assertions and receipts. No signature is made, \
+            so the output is the same on every run. The files keep their sources' licences (not CC0).
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("The external conformance folder (holding app-attest/).", valueName: "folder"))
+    var external: String?
+
+    @Option(name: .long, help: ArgumentHelp("Folder to write the vector files to.", valueName: "folder"))
+    var out: String = "Fixtures/real"
+
+    func validate() throws {
+        guard !out.isEmpty else { throw ValidationError("--out: empty path") }
+        guard external?.isEmpty != true else { throw ValidationError("--external: empty path") }
+    }
+
+    /// --external, else `TRUSTSUITE_EXTERNAL_VECTORS`, else `../shared/vectors` beside the checkout.
+    var externalFolder: URL {
+        if let external { return URL(fileURLWithPath: external) }
+        if let path = ProcessInfo.processInfo.environment["TRUSTSUITE_EXTERNAL_VECTORS"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        return Checkout.root.deletingLastPathComponent().appendingPathComponent("shared/vectors")
+    }
+
+    func run() throws {
+        do {
+            let written = try RealRootVectors.generate(external: externalFolder, into: URL(fileURLWithPath: out))
+            for (name, count) in written { print("\(out)/\(name): \(count) vectors") }
+        } catch {
+            throw CLIError("generation failed (\(externalFolder.path)): \(error)")
         }
     }
 }

@@ -80,6 +80,8 @@ struct MatrixCommand: AsyncParsableCommand {
             Console.note("nothing was tested: \(selection.emptyReason)")
             throw ExitCode(1)
         }
+        let store = try adapterOptions.trustStore(for: vectors, quiet: quiet)
+        defer { store?.remove() }
         let started = ContinuousClock.now
         var columns = [Matrix.Column(
             name: "reference", command: nil,
@@ -88,7 +90,7 @@ struct MatrixCommand: AsyncParsableCommand {
             let progress = Progress(label: "\(name): ", quiet: quiet)
             let report: RunReport
             do {
-                let subject = try await adapterOptions.launch(command, errorMap: errorMap)
+                let subject = try await adapterOptions.launch(command, errorMap: errorMap, store: store)
                 if let entry = listed[name], entry.version != subject.version {
                     Console.note("\(name) reports version \(subject.version), the list pins \(entry.version)")
                 }

@@ -49,6 +49,11 @@ struct AdapterOptions: ParsableArguments {
     @Flag(name: .long, help: "Show every request sent to an adapter and every reply line on stderr.")
     var verbose = false
 
+    @Flag(name: .customLong("hostile-trust-store"), help: ArgumentHelp(
+        "Start each adapter with SSL_CERT_FILE and SSL_CERT_DIR pointing at a bundle of the suite's test roots "
+            + "(removed after the run): a library that trusts the host's store catches itself on the anchors-removed vectors."))
+    var hostileTrustStore = false
+
     /// Longest per-vector adapter timeout accepted (an hour): larger values
     /// are mistakes, and would overflow the millisecond duration.
     static let maxTimeout: Double = 3600
@@ -59,9 +64,22 @@ struct AdapterOptions: ParsableArguments {
         }
     }
 
+    /// The hostile trust store of `--hostile-trust-store` for `vectors`, nil
+    /// without the flag; the caller removes it when the run is over.
+    func trustStore(for vectors: [Vector], quiet: Bool) throws -> HostileTrustStore? {
+        guard hostileTrustStore else { return nil }
+        let store: HostileTrustStore
+        do { store = try HostileTrustStore.make(for: vectors) } catch {
+            throw CLIError("cannot write the hostile trust store: \(error.localizedDescription)")
+        }
+        if !quiet { Console.note("hostile trust store: \(store.roots) test roots in SSL_CERT_FILE and SSL_CERT_DIR of each adapter") }
+        return store
+    }
+
     /// Starts `command` as an adapter; adapters die with this process. Its
-    /// error map is `errorMap`, else the `error-map.json` beside its script.
-    func launch(_ command: String, errorMap: String? = nil) async throws -> AdapterSubject {
+    /// error map is `errorMap`, else the `error-map.json` beside its script;
+    /// `store` sets its SSL_CERT_FILE and SSL_CERT_DIR.
+    func launch(_ command: String, errorMap: String? = nil, store: HostileTrustStore? = nil) async throws -> AdapterSubject {
         ProcessGroups.shared.stopOnSignals()
         var log: (@Sendable (String) -> Void)? = nil
         if verbose {
@@ -73,7 +91,7 @@ struct AdapterOptions: ParsableArguments {
         }
         do {
             return try await AdapterSubject.launch(command: command, timeout: .milliseconds(Int64(timeout * 1000)),
-                                                   errorMap: map, log: log)
+                                                   errorMap: map, environment: store?.environment ?? [:], log: log)
         } catch {
             throw CLIError("\(error)")
         }
@@ -156,10 +174,15 @@ struct RunCommand: AsyncParsableCommand {
         for path in [json, junit, gate.sarif].compactMap({ $0 }) { try OutputFile.check(path) }
         let expected = try gate.expectedFailures()
         let (files, vectors) = try selection.load()
+        if adapterOptions.hostileTrustStore && adapter == nil {
+            throw CLIError("--hostile-trust-store needs --adapter: the reference reads no trust store")
+        }
+        let store = try adapterOptions.trustStore(for: vectors, quiet: quiet)
+        defer { store?.remove() }
         let progress = Progress(quiet: quiet)
         let report: RunReport
         if let adapter {
-            let subject = try await adapterOptions.launch(adapter, errorMap: gate.errorMap)
+            let subject = try await adapterOptions.launch(adapter, errorMap: gate.errorMap, store: store)
             report = await adapterOptions.run(subject, vectors, progress: progress, quiet: quiet)
         } else {
             report = await Runner(subject: ReferenceSubject()).run(vectors, progress: progress.callback)

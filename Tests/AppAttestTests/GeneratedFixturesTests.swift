@@ -32,10 +32,34 @@ import TrustSuiteSupport
             #expect(committed.flagNotes == fresh.flagNotes, "\(name): notes differ from the generator's (FlagNotes)")
             for (old, new) in zip(committed.vectors, fresh.vectors) {
                 #expect(old.id == new.id && old.tcId == new.tcId && old.comment == new.comment && old.flags == new.flags, "\(name) \(old.id)")
-                #expect(old.result == new.result && old.error == new.error, "\(name) \(old.id)")
+                #expect(old.result == new.result && old.error == new.error && old.attack == new.attack, "\(name) \(old.id)")
                 #expect(Self.unsigned(old.input) == Self.unsigned(new.input), "\(name) \(old.id): input differs")
                 #expect(Self.unsigned(old.output) == Self.unsigned(new.output), "\(name) \(old.id): output differs")
             }
         }
+    }
+
+    /// Every valid or acceptable test-CA vector that names its anchors is
+    /// offered again without them, in the file's last group, flagged
+    /// `AnchorsRemoved` and refused with the family's chain code.
+    @Test func everyAnchoredValidVectorHasAnAnchorsRemovedCopy() throws {
+        let files = try VectorLoader.load(paths: [Locations.fixtures.appendingPathComponent("app-attest").path])
+        var copies = 0
+        for file in files where file.family == .appAttestAttestation || file.family == .appAttestReceipt {
+            let removed = file.vectors.filter { $0.flags.contains("AnchorsRemoved") }
+            let code = file.family == .appAttestReceipt ? "receiptChainInvalid" : "certificateChainInvalid"
+            let anchored = file.vectors.filter {
+                $0.result != .invalid && ($0.input["trustAnchorsPem"] != nil || $0.input["receiptTrustAnchorsPem"] != nil)
+            }
+            #expect(removed.count == anchored.count && !anchored.isEmpty, "\(file.path): \(removed.count) copies of \(anchored.count)")
+            for (original, copy) in zip(anchored, removed) {
+                #expect(copy.result == .invalid && copy.error == code && copy.attack == .network, "\(copy.id)")
+                #expect(copy.input["attestationObject"] == original.input["attestationObject"] && copy.input["receipt"] == original.input["receipt"])
+                #expect(copy.input["trustAnchorsPem"] == nil && copy.input["receiptTrustAnchorsPem"] == nil, "\(copy.id)")
+                #expect(copy.group == (file.vectors.map(\.group).max() ?? 0), "\(copy.id) is not in the file's last group")
+            }
+            copies += removed.count
+        }
+        #expect(copies > 50)
     }
 }

@@ -107,6 +107,9 @@ import TestSupport
             ["inspect", missing], ["inspect", directory], ["inspect", ""],
             ["generate", "app-attest", "--seed", huge], ["generate", "app-attest", "--seed", "-1"],
             ["generate", "app-attest", "--out", garbage], ["generate", "app-attest", "--out", ""],
+            ["run", "--hostile-trust-store"],
+            ["generate", "real-app-attest", "--external", missing, "--out", garbage], ["generate", "real-app-attest", "--out", ""],
+            ["generate", "real-app-attest", "--external", ""], ["generate", "real-app-attest", "--external", directory, "--out", garbage],
             // device
             ["device", "init", "--state", "", "--app-id", "ABCDE12345.org.example.app", "--environment", "production"],
             ["device", "init", "--state", garbage, "--app-id", "ABCDE12345.org.example.app", "--environment", "production"],

@@ -67,13 +67,15 @@ struct ScriptedSubject: Subject {
     @Test func reportsListDangerousFailuresFirst() async throws {
         let report = await Runner(subject: ScriptedSubject(answers: Self.answers, gradesErrorCodes: true)).run(Self.vectors)
         let text = Reports.scorecard(report)
-        let firstProblem = try #require(text.split(separator: "\n").first { $0.contains("[fail]") || $0.contains("[error]") })
+        let firstProblem = try #require(text.split(separator: "\n").first { $0.contains(" fail]") || $0.contains(" error]") })
         #expect(firstProblem.hasPrefix("!! "))
         #expect(text.contains("FAIL: 2 passed, 3 failed (1 accepted invalid input), 1 wrong reason, 1 unsupported, 1 errors"))
 
         let json = try JSONDecoder().decode(JSONValue.self, from: Data(Reports.json(report).utf8))
         #expect(json["summary"]?["total"]?.int64Value == 8)
-        #expect(json["cases"]?.arrayValue?.first?["acceptedInvalid"]?.boolValue == true)
+        // The crash on a cbor input (network) is critical, before the accepted invalid input (high).
+        #expect(json["cases"]?.arrayValue?.first?["severity"]?.stringValue == "critical")
+        #expect(json["cases"]?.arrayValue?.dropFirst().first?["acceptedInvalid"]?.boolValue == true)
 
         let xml = Reports.junit(report)
         #expect(xml.components(separatedBy: "<testcase ").count - 1 == 8)
@@ -114,16 +116,24 @@ struct ScriptedSubject: Subject {
         let text = Reports.scorecard(Self.report)
         #expect(text.contains("accInv"))
         let ctap2 = text.split(separator: "\n").first { $0.hasPrefix("  cbor ctap2") }
-        // total 2, pass 0, fail 1, accInv 1, wrongR 0, unsup 1, error 0
-        #expect(ctap2?.split(separator: " ").suffix(7) == ["2", "0", "1", "1", "0", "1", "0"])
+        // total 2, pass 0, fail 1, accInv 1, wrongR 0, unsup 1, error 0, crit 0
+        #expect(ctap2?.split(separator: " ").suffix(8) == ["2", "0", "1", "1", "0", "1", "0", "0"])
+        // The crash on a cbor input (a network input) is critical, in its own column and listed first.
+        let deterministic = text.split(separator: "\n").first { $0.hasPrefix("  cbor deterministic") }
+        #expect(deterministic?.split(separator: " ").suffix(2) == ["1", "1"])
+        let listed = text.split(separator: "\n").filter { $0.contains("[critical") || $0.contains("[high") }
+        #expect(listed.first?.contains("r::4") == true && listed.count == 2)
     }
 
     @Test func jsonOrdersProblemsThenPassesThenUnsupported() throws {
         let json = try JSONDecoder().decode(JSONValue.self, from: Data(Reports.json(Self.report).utf8))
-        #expect(json["cases"]?.arrayValue?.map { $0["tcId"]?.int64Value } == [3, 4, 1, 2])
+        // Findings by severity: the crash (critical) before the accepted invalid input (high).
+        #expect(json["cases"]?.arrayValue?.map { $0["tcId"]?.int64Value } == [4, 3, 1, 2])
+        #expect(json["cases"]?.arrayValue?.first?["severity"]?.stringValue == "critical")
+        #expect(json["summary"]?["critical"]?.int64Value == 1)
         #expect(json["families"]?["cbor"]?["acceptedInvalid"]?.int64Value == 1)
         #expect(json["families"]?["cbor"]?["parts"]?["ctap2"]?["unsupported"]?.int64Value == 1)
-        #expect(json["cases"]?.arrayValue?.first?["stderr"]?.stringValue == "warning: lenient\n")
+        #expect(json["cases"]?.arrayValue?[1]["stderr"]?.stringValue == "warning: lenient\n")
     }
 
     @Test func junitCarriesReasonsAndStderr() {

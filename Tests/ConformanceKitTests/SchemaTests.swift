@@ -52,6 +52,7 @@ import TestSupport
     static let broken: [(name: String, text: String, loaderRefuses: Bool)] = [
         ("unknown top-level field", file(top: #", "extra": 1"#, test: good), true),
         ("unknown test field", file(test: good + #", "note": "x""#), true),
+        ("attack neither network nor signed", file(test: good + #", "attack": "remote""#), true),
         ("bad result", file(test: #""input": {"cborHex": "00"}, "result": "maybe""#), true),
         ("acceptable without a flag", file(test: #""flags": [], "input": {"cborHex": "00"}, "result": "acceptable""#), true),
         ("invalid without an error", file(test: #""input": {"cborHex": "00"}, "result": "invalid""#), true),

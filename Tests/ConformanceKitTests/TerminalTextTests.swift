@@ -38,7 +38,8 @@ import TrustSuiteSupport
         // XML 1.0 cannot carry C0 controls (they are dropped there, as before);
         // everything else is the adapter's text, not the terminal's escapes.
         let xml = Reports.junit(Self.report)
-        #expect(xml.contains("<error message=\"boom[2J[31mredPASS]0;owned\u{9B}1m&#10;second line\"/>"))
+        // A crash on a cbor input (a network input) is critical: its severity leads the message.
+        #expect(xml.contains("<error type=\"critical\" message=\"critical: boom[2J[31mredPASS]0;owned\u{9B}1m&#10;second line\"/>"))
         #expect(xml.contains("<system-err>boom[2J[31mredPASS]0;owned\u{9B}1m\nsecond line</system-err>"))
         #expect(!xml.contains("\\u{"))
     }
