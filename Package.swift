@@ -7,6 +7,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "StrictCBOR", targets: ["StrictCBOR"]),
+        // For Benchmarks/ (a separate package): the vectors' JSON and base64 text.
+        .library(name: "TrustSuiteSupport", targets: ["TrustSuiteSupport"]),
         .library(name: "AppAttest", targets: ["AppAttest"]),
         .library(name: "KeychainAccessControl", targets: ["KeychainAccessControl"]),
         .library(name: "KeychainModel", targets: ["KeychainModel"]),
