@@ -156,10 +156,13 @@ let package = Package(
         ),
         .target(name: "TestSupport", dependencies: ["ConformanceKit", "TrustSuiteSupport", "AppAttest", "StrictCBOR"],
                 path: "Tests/TestSupport"),
+        // Test-only: StrictCBOR frozen before issue 30's speed work, the
+        // oracle of FrozenDecoderDifferentialTests (see its README).
+        .target(name: "StrictCBORFrozen", path: "Tests/StrictCBORFrozen", exclude: ["README.md"]),
         .testTarget(
             name: "StrictCBORTests",
             dependencies: [
-                "StrictCBOR", "TestSupport", "ConformanceKit", "TrustSuiteSupport",
+                "StrictCBOR", "StrictCBORFrozen", "TestSupport", "ConformanceKit", "TrustSuiteSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
