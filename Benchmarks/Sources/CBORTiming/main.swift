@@ -12,7 +12,8 @@ import StrictCBOR
 
 /// Reads every value of `item` and below: integers, floats and simple
 /// values through `content`, text through `textValue` (a String), byte
-/// strings as slices of the input (the view's zero-copy form); returns the
+/// strings as slices of the input (`byteSlice`, the view's zero-copy form;
+/// chunks of an indefinite one through `stringChunks`); returns the
 /// number of items read.
 func read(_ item: CBORItem, into sum: inout UInt64) -> Int {
     switch item.content {
@@ -20,7 +21,11 @@ func read(_ item: CBORItem, into sum: inout UInt64) -> Int {
         sum &+= n
         return 1
     case .bytes:
-        for chunk in item.stringChunks ?? [] { sum &+= UInt64(chunk.count) }
+        if let slice = item.byteSlice {
+            sum &+= UInt64(slice.count)
+        } else {
+            for chunk in item.stringChunks ?? [] { sum &+= UInt64(chunk.count) }
+        }
         return 1
     case .text:
         sum &+= UInt64(item.textValue?.utf8.count ?? 0)
