@@ -87,6 +87,7 @@ peak="$here/Payloads/maps-1m.cbor"
     GOMAXPROCS=1 "$work/cbor-go" peak "$peak"
     "$work/cbor-c" peak "$peak"
     "$venv/bin/python" "$here/cbor2_timing.py" --peak "$peak"
+    "$bin/cbor-timing" memory "$here/Payloads/ints-10m.cbor"
 } >>"$work/results.txt"
 
 echo
@@ -95,6 +96,7 @@ awk -v passes="$passes" '
     $1 == "items" { size[$2] = $3; items[$2] = $4; order[++n] = $2 }
     $1 == "time" { key = $2 SUBSEP $3; if (!(key in best) || $4 < best[key]) best[key] = $4 }
     $1 == "peak" { peak[$2] = $4 }
+    $1 == "memory" { memory = sprintf("StrictCBOR decoding and reading %s: runtime %.1f MB, with the input read %.1f MB, peak %.1f MB: the decoder'"'"'s own %.1f MB", $2, $3 / 1024, $4 / 1024, $5 / 1024, ($5 - $4) / 1024) }
     function cell(d, p) { return ((d SUBSEP p) in best) ? sprintf("%.2f", best[d, p] / items[p]) : "-" }
     function ratio(a, b, p) { return ((a SUBSEP p) in best && (b SUBSEP p) in best) ? sprintf("%.2fx", best[a, p] / best[b, p]) : "-" }
     END {
@@ -122,6 +124,7 @@ awk -v passes="$passes" '
         printf "peak resident after one full decode of maps-1m.cbor (KiB):"
         for (k in peak) printf " %s %d;", k, peak[k]
         printf "\n"
+        print memory
     }' "$work/results.txt"
 
 [ "$verification" = yes ] || exit 0

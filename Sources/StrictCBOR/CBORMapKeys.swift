@@ -31,7 +31,7 @@ struct LoggedKey {
 extension StructuralPass {
     mutating func checkKey(_ key: Range<Int>, firstEntry: Int) throws(CBORError) {
         let initial = buffer[key.lowerBound]
-        if mode == .ctap2 && initial >> 5 > 3 {
+        if ctap2 && initial >> 5 > 3 {
             throw CBORError(.invalidMapKeyType, at: key.lowerBound,
                             "ctap2 map keys must be integers or strings, found major type \(initial >> 5)")
         }

@@ -75,6 +75,8 @@ struct StructuralPass {
     /// Check tag content (``CBORDecoder/tagValidity``).
     let tagValidity: Bool
     let deterministic: Bool
+    /// `mode == .ctap2`, read once (the pass asks per tag and per map key).
+    let ctap2: Bool
     var position = 0
     var tape: [TapeEntry] = []
     /// The innermost open item; `.root` until the first container opens.
@@ -109,6 +111,7 @@ struct StructuralPass {
         self.limits = limits
         self.tagValidity = tagValidity
         self.deterministic = mode.isDeterministic
+        self.ctap2 = mode == .ctap2
         self.top = OpenItem(kind: .root, indefinite: false, start: 0, entry: -1, expected: 1)
     }
 
@@ -154,7 +157,7 @@ struct StructuralPass {
         let info = initial & 0x1F
         // Well-formedness of the initial byte (info 28–31) comes first, then
         // the mode's ban on tags, then the argument's shortest form.
-        if major == 6 && info < 28 && mode == .ctap2 {
+        if major == 6 && info < 28 && ctap2 {
             throw CBORError(.tagNotAllowed, at: start, "tags are not allowed in ctap2 mode")
         }
         let argument = try readArgument(info: info, major: major, start: start)

@@ -27,48 +27,46 @@ import TrustSuiteSupport
     } + [Configuration(mode: "wellFormed", tagValidity: true, maxDepth: 512),
          Configuration(mode: "deterministic", tagValidity: false, maxDepth: 1)]
 
-    /// Everything the current decoder says about `bytes` (decodeFirst, then decode).
-    static func current(_ bytes: [UInt8], _ c: Configuration) -> String {
-        guard let mode = StrictCBOR.CBORMode(rawValue: c.mode) else { return "no mode \(c.mode)" }
-        let limits = c.maxDepth.map { StrictCBOR.CBORLimits(maxDepth: $0) }
-        let decoder = StrictCBOR.CBORDecoder(mode: mode, limits: limits, tagValidity: c.tagValidity)
+    /// What one decoder says about `bytes`: `first` runs decodeFirst and
+    /// describes the item, `whole` runs decode, `refusal` describes an error.
+    static func report(first: () throws -> String, whole: () throws -> Void, refusal: (any Error) -> String) -> String {
         var lines: [String] = []
+        do { lines.append(try first()) } catch { lines.append("first: " + refusal(error)) }
         do {
-            let (item, consumed) = try decoder.decodeFirst(bytes)
-            lines.append("first: consumed \(consumed), canonical \(BinaryText.hex(StrictCBOR.CBOREncoder.canonical(item)))")
-            lines.append("diagnostic \(item.diagnostic)")
-        } catch {
-            lines.append("first: \(error.code.rawValue) at \(error.offset): \(error.reason)")
-        }
-        do {
-            _ = try decoder.decode(bytes)
+            try whole()
             lines.append("decode: accepted")
         } catch {
-            lines.append("decode: \(error.code.rawValue) at \(error.offset): \(error.reason)")
+            lines.append("decode: " + refusal(error))
         }
         return lines.joined(separator: "\n")
     }
 
-    /// The same for the frozen copy.
+    /// Everything the current decoder says about `bytes`.
+    static func current(_ bytes: [UInt8], _ c: Configuration) -> String {
+        guard let mode = StrictCBOR.CBORMode(rawValue: c.mode) else { return "no mode \(c.mode)" }
+        let limits = c.maxDepth.map { StrictCBOR.CBORLimits(maxDepth: $0) }
+        let decoder = StrictCBOR.CBORDecoder(mode: mode, limits: limits, tagValidity: c.tagValidity)
+        return report(first: {
+            let (item, consumed) = try decoder.decodeFirst(bytes)
+            let canonical = BinaryText.hex(StrictCBOR.CBOREncoder.canonical(item))
+            return "first: consumed \(consumed), canonical \(canonical)\ndiagnostic \(item.diagnostic)"
+        }, whole: { _ = try decoder.decode(bytes) }, refusal: { error in
+            (error as? StrictCBOR.CBORError).map { "\($0.code.rawValue) at \($0.offset): \($0.reason)" } ?? "\(error)"
+        })
+    }
+
+    /// The same from the frozen copy.
     static func frozen(_ bytes: [UInt8], _ c: Configuration) -> String {
         guard let mode = StrictCBORFrozen.CBORMode(rawValue: c.mode) else { return "no mode \(c.mode)" }
         let limits = c.maxDepth.map { StrictCBORFrozen.CBORLimits(maxDepth: $0) }
         let decoder = StrictCBORFrozen.CBORDecoder(mode: mode, limits: limits, tagValidity: c.tagValidity)
-        var lines: [String] = []
-        do {
+        return report(first: {
             let (item, consumed) = try decoder.decodeFirst(bytes)
-            lines.append("first: consumed \(consumed), canonical \(BinaryText.hex(StrictCBORFrozen.CBOREncoder.canonical(item)))")
-            lines.append("diagnostic \(item.diagnostic)")
-        } catch {
-            lines.append("first: \(error.code.rawValue) at \(error.offset): \(error.reason)")
-        }
-        do {
-            _ = try decoder.decode(bytes)
-            lines.append("decode: accepted")
-        } catch {
-            lines.append("decode: \(error.code.rawValue) at \(error.offset): \(error.reason)")
-        }
-        return lines.joined(separator: "\n")
+            let canonical = BinaryText.hex(StrictCBORFrozen.CBOREncoder.canonical(item))
+            return "first: consumed \(consumed), canonical \(canonical)\ndiagnostic \(item.diagnostic)"
+        }, whole: { _ = try decoder.decode(bytes) }, refusal: { error in
+            (error as? StrictCBORFrozen.CBORError).map { "\($0.code.rawValue) at \($0.offset): \($0.reason)" } ?? "\(error)"
+        })
     }
 
     /// Every CBOR input the project has, by source.

@@ -8,7 +8,9 @@ import StrictCBOR
 //   time strictcbor-read PAYLOAD NS    (the same decode, then every value read through the view)
 //   items PAYLOAD BYTES ITEMS          (data items, containers and tags included; 1 when refused)
 //   peak strictcbor-read PAYLOAD KIB   (ru_maxrss after one decode and read)
-// Usage: cbor-timing round FILE… | items FILE… | peak FILE | loop FILE N pass|read
+//   memory PAYLOAD RUNTIME_KIB LOADED_KIB DECODED_KIB   (ru_maxrss at start, with the
+//                                      input read, after one decode and read)
+// Usage: cbor-timing round FILE… | items FILE… | peak FILE | memory FILE | loop FILE N pass|read
 
 /// Reads every value of `item` and below: integers, floats and simple
 /// values through `content`, text through `textValue` (a String), byte
@@ -85,12 +87,26 @@ func nanoseconds(_ body: () -> Void) -> Double {
     return seconds * 1e9 / Double(calls)
 }
 
+/// The file's bytes, read straight into the array (no second copy through
+/// Data, so the peak-memory figures hold the input once).
 func load(_ path: String) -> [UInt8] {
-    guard let data = FileManager.default.contents(atPath: path) else {
+    guard let file = fopen(path, "rb"), fseek(file, 0, SEEK_END) == 0 else {
         FileHandle.standardError.write(Data("cbor-timing: cannot read \(path)\n".utf8))
         exit(1)
     }
-    return Array(data)
+    defer { fclose(file) }
+    let size = max(0, ftell(file))
+    rewind(file)
+    return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+        count = fread(buffer.baseAddress, 1, size, file)
+    }
+}
+
+/// Peak resident set of this process so far, in KiB.
+func peakKiB() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return usage.ru_maxrss
 }
 
 func name(_ path: String) -> String { path.split(separator: "/").last.map(String.init) ?? path }
@@ -112,9 +128,13 @@ case "items":
     }
 case "peak" where arguments.count == 2:
     decodeAndRead(load(arguments[1]))
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    print("peak strictcbor-read \(name(arguments[1])) \(usage.ru_maxrss)")
+    print("peak strictcbor-read \(name(arguments[1])) \(peakKiB())")
+case "memory" where arguments.count == 2:
+    let runtime = peakKiB()
+    let bytes = load(arguments[1])
+    let loaded = peakKiB()
+    decodeAndRead(bytes)
+    print("memory \(name(arguments[1])) \(runtime) \(loaded) \(peakKiB())")
 case "loop" where arguments.count == 4:
     let bytes = load(arguments[1])
     let times = Int(arguments[2]) ?? 1
@@ -123,6 +143,6 @@ case "loop" where arguments.count == 4:
     }
     print("loop \(sink)")
 default:
-    print("usage: cbor-timing round FILE… | items FILE… | peak FILE | loop FILE N pass|read")
+    print("usage: cbor-timing round FILE… | items FILE… | peak FILE | memory FILE | loop FILE N pass|read")
     exit(2)
 }

@@ -112,6 +112,14 @@ case "loop":
     var accepted = 0
     for _ in 0..<times where (try? CBORDecoder(mode: mode).decode(bytes)) != nil { accepted += 1 }
     print("loop \(accepted)/\(times)")
+case "assertion-loop":
+    // For callgrind: N assertion verifications, full or the raw ECDSA check alone.
+    guard let assertion = AssertionWorkload() else { fail("no assertion workload") }
+    let times = arguments.count > 1 ? Int(arguments[1]) ?? 1 : 1
+    let raw = arguments.count > 2 && arguments[2] == "raw"
+    var verified = 0
+    for _ in 0..<times where raw ? assertion.raw.verify() : assertion.verify() { verified += 1 }
+    print("assertion-loop \(verified)/\(times)")
 case "peak": peak(arguments.count > 1 ? arguments[1] : "ints-10m.cbor")
 case "signatures": await signatures()
 case "runner":
@@ -121,5 +129,5 @@ case "runner":
         print("runner adapter \(RunnerWorkload.vectors.count) \(adapter.seconds) \(adapter.passed)")
     }
 default:
-    print("usage: compare-timing cbor [PAYLOAD…] | peak [PAYLOAD] | signatures | runner [ADAPTER-COMMAND]")
+    print("usage: compare-timing cbor [PAYLOAD…] | peak [PAYLOAD] | signatures | runner [ADAPTER-COMMAND] | assertion-loop N [raw]")
 }
