@@ -127,25 +127,21 @@ case "loop":
     var accepted = 0
     for _ in 0..<times where (try? CBORDecoder(mode: mode).decode(bytes)) != nil { accepted += 1 }
     print("loop \(accepted)/\(times)")
-case "assertion-loop":
-    // For callgrind: N assertion verifications, full or the raw ECDSA check alone.
-    guard let assertion = AssertionWorkload() else { fail("no assertion workload") }
+case "assertion-loop", "attestation-loop":
+    // For callgrind: N verifications, full or their raw signature checks alone.
     let times = arguments.count > 1 ? Int(arguments[1]) ?? 1 : 1
     let raw = arguments.count > 2 && arguments[2] == "raw"
-    var verified = 0
-    for _ in 0..<times where raw ? assertion.raw.verify() : assertion.verify() { verified += 1 }
-    print("assertion-loop \(verified)/\(times)")
-case "attestation-loop":
-    // For callgrind: N attestation verifications, full or their raw signature checks alone.
-    guard let attestation = AttestationWorkload() else { fail("no attestation workload") }
-    let times = arguments.count > 1 ? Int(arguments[1]) ?? 1 : 1
-    let raw = arguments.count > 2 && arguments[2] == "raw"
-    var verified = 0
-    for _ in 0..<times {
-        let ok = raw ? attestation.rawChecks.allSatisfy { $0.verify() } : await attestation.verify()
-        if ok { verified += 1 }
+    let verify: () async -> Bool
+    if arguments[0] == "assertion-loop", let assertion = AssertionWorkload() {
+        verify = { raw ? assertion.raw.verify() : assertion.verify() }
+    } else if arguments[0] == "attestation-loop", let attestation = AttestationWorkload() {
+        verify = { raw ? attestation.rawChecks.allSatisfy { $0.verify() } : await attestation.verify() }
+    } else {
+        fail("no workload for \(arguments[0])")
     }
-    print("attestation-loop \(verified)/\(times)")
+    var verified = 0
+    for _ in 0..<times where await verify() { verified += 1 }
+    print("\(arguments[0]) \(verified)/\(times)")
 case "peak": peak(arguments.count > 1 ? arguments[1] : "ints-10m.cbor")
 case "signatures": await signatures()
 case "runner":
