@@ -7,6 +7,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "StrictCBOR", targets: ["StrictCBOR"]),
+        // For Benchmarks/ (a separate package): the vectors' JSON and base64 text.
+        .library(name: "TrustSuiteSupport", targets: ["TrustSuiteSupport"]),
         .library(name: "AppAttest", targets: ["AppAttest"]),
         .library(name: "KeychainAccessControl", targets: ["KeychainAccessControl"]),
         .library(name: "KeychainModel", targets: ["KeychainModel"]),
@@ -188,10 +190,13 @@ let package = Package(
         ),
         .target(name: "TestSupport", dependencies: ["ConformanceKit", "TrustSuiteSupport", "AppAttest", "StrictCBOR"],
                 path: "Tests/TestSupport"),
+        // Test-only: StrictCBOR frozen before issue 30's speed work, the
+        // oracle of FrozenDecoderDifferentialTests (see its README).
+        .target(name: "StrictCBORFrozen", path: "Tests/StrictCBORFrozen", exclude: ["README.md"]),
         .testTarget(
             name: "StrictCBORTests",
             dependencies: [
-                "StrictCBOR", "TestSupport", "ConformanceKit", "TrustSuiteSupport",
+                "StrictCBOR", "StrictCBORFrozen", "TestSupport", "ConformanceKit", "TrustSuiteSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

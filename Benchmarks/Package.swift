@@ -26,6 +26,7 @@ let package = Package(
                 .product(name: "StrictCBOR", package: "TrustSuite"),
                 .product(name: "ConformanceKit", package: "TrustSuite"),
                 .product(name: "ReferenceSubjects", package: "TrustSuite"),
+                .product(name: "TrustSuiteSupport", package: "TrustSuite"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -52,6 +53,13 @@ let package = Package(
             ],
             path: "Benchmarks/DeviceCheckServiceBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // StrictCBOR's timing loops for compare.sh's side-by-side table and
+        // the callgrind driver: StrictCBOR alone, so it builds in a minute.
+        .executableTarget(
+            name: "cbor-timing",
+            dependencies: [.product(name: "StrictCBOR", package: "TrustSuite")],
+            path: "Sources/CBORTiming"
         ),
         // Plain timing loops for compare.sh (no benchmark framework, so the
         // same loop shape as the Python side).

@@ -4,6 +4,12 @@
 /// the vector files use); `offset` is the byte offset in the input at which
 /// the decoder found the problem; `reason` is for humans. Equality considers
 /// only `code` and `offset`.
+///
+/// The reason is built when it is read, not when the error is thrown: a
+/// refusal costs the decoder a few dozen instructions instead of the
+/// thousands that formatting its numbers takes, and most refusals are only
+/// tested for their code (hostile input is refused in bulk). The text is the
+/// same either way: it is made from values captured at the throw.
 public struct CBORError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Stable error codes (spec/vectors.md, "cbor"). Add codes; never rename one.
     public enum Code: String, Sendable, Hashable, CaseIterable, Codable {
@@ -33,12 +39,15 @@ public struct CBORError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public let code: Code
     public let offset: Int
-    public let reason: String
+    /// Builds ``reason`` on demand (see above).
+    private let makeReason: @Sendable () -> String
 
-    public init(_ code: Code, at offset: Int, _ reason: String) {
+    public var reason: String { makeReason() }
+
+    public init(_ code: Code, at offset: Int, _ reason: @autoclosure @escaping @Sendable () -> String) {
         self.code = code
         self.offset = offset
-        self.reason = reason
+        self.makeReason = reason
     }
 
     public var description: String {

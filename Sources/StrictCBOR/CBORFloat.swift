@@ -1,12 +1,12 @@
 /// Bit-exact conversions between IEEE 754 half, single and double precision,
 /// used by the decoder (widening) and by the canonical encoder and the
 /// deterministic-mode check (narrowing only when no information is lost).
-enum CBORFloat {
+@usableFromInline enum CBORFloat {
     static let doubleExponentMask: UInt64 = 0x7FF0_0000_0000_0000
     static let doubleMantissaMask: UInt64 = 0x000F_FFFF_FFFF_FFFF
 
     /// Widens half-precision bits to a Double, keeping NaN payloads.
-    static func double(fromHalf bits: UInt16) -> Double {
+    @usableFromInline static func double(fromHalf bits: UInt16) -> Double {
         let sign = UInt64(bits >> 15) << 63
         let exponent = Int((bits >> 10) & 0x1F)
         let mantissa = UInt64(bits & 0x3FF)
@@ -24,7 +24,7 @@ enum CBORFloat {
 
     /// Widens single-precision bits to a Double, keeping NaN payloads (a
     /// hardware conversion would quiet a signalling NaN).
-    static func double(fromSingle bits: UInt32) -> Double {
+    @usableFromInline static func double(fromSingle bits: UInt32) -> Double {
         let sign = UInt64(bits >> 31) << 63
         if (bits & 0x7F80_0000) == 0x7F80_0000 {
             let mantissa = UInt64(bits & 0x7F_FFFF)

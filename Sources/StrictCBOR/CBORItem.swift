@@ -6,20 +6,20 @@
 /// whole document alive. ``value`` builds the ``CBORValue`` tree when a
 /// caller wants one to change and encode again.
 public struct CBORItem: Sendable {
-    let storage: CBORStorage
+    @usableFromInline let storage: CBORStorage
     /// Offset of the item's head, relative to the start of the decoded input.
-    let offset: Int
+    @usableFromInline let offset: Int
     /// The item's tape entry when it is structural; otherwise where the
     /// entries of the items after it begin.
-    let entry: Int
+    @usableFromInline let entry: Int
 
-    init(storage: CBORStorage, offset: Int, entry: Int) {
+    @inlinable init(storage: CBORStorage, offset: Int, entry: Int) {
         self.storage = storage
         self.offset = offset
         self.entry = entry
     }
 
-    var head: CBORHead { storage.head(at: offset) }
+    @inlinable @inline(__always) var head: CBORHead { storage.head(at: offset) }
 
     /// What the item is; containers and tags come with a view of their content.
     public enum Content: Sendable {
@@ -42,7 +42,7 @@ public struct CBORItem: Sendable {
         case float(Double)
     }
 
-    public var content: Content {
+    @inlinable @inline(__always) public var content: Content {
         let head = self.head
         switch head.major {
         case 0: return .unsigned(head.argument)
@@ -68,7 +68,7 @@ public struct CBORItem: Sendable {
     }
 
     /// The RFC 8949 major type (0–7).
-    public var majorType: UInt8 { storage.byte(offset) >> 5 }
+    @inlinable public var majorType: UInt8 { storage.byte(offset) >> 5 }
 
     /// Whether the item is an indefinite-length string, array or map.
     public var isIndefinite: Bool { storage.byte(offset) & 0x1F == 31 }
@@ -80,17 +80,23 @@ public struct CBORItem: Sendable {
     public var encodedBytes: ArraySlice<UInt8> { storage.slice(encodedRange) }
 
     /// Offset just past the item.
-    var end: Int {
+    @inlinable var end: Int {
         let head = self.head
         if head.isStructural { return Int(storage.tape[entry].end) }
-        let payload = head.major == 2 || head.major == 3 ? Int(truncatingIfNeeded: head.argument) : 0
-        return offset + head.length + payload
+        return offset + head.length + Self.payloadLength(head)
     }
 
-    /// The item after this one inside the same container.
-    var following: CBORItem {
+    /// Bytes after the head of a leaf: a definite string's payload, else none.
+    @inlinable static func payloadLength(_ head: CBORHead) -> Int {
+        head.major == 2 || head.major == 3 ? Int(truncatingIfNeeded: head.argument) : 0
+    }
+
+    /// The item after this one inside the same container (its head read once).
+    @inlinable @inline(__always) var following: CBORItem {
         let head = self.head
-        guard head.isStructural else { return CBORItem(storage: storage, offset: end, entry: entry) }
+        guard head.isStructural else {
+            return CBORItem(storage: storage, offset: offset + head.length + Self.payloadLength(head), entry: entry)
+        }
         let e = storage.tape[entry]
         return CBORItem(storage: storage, offset: Int(e.end), entry: Int(e.next))
     }
@@ -159,15 +165,28 @@ extension CBORItem {
         return chunks.count == 1 ? Array(chunks[0]) : Array(chunks.joined())
     }
 
-    /// The text of a text string (chunks joined), else nil.
+    /// The text of a text string (chunks joined), else nil. A definite
+    /// string (the usual case) is made straight from its payload, without
+    /// a chunk array or a join.
     public var textValue: String? {
-        guard majorType == 3, let chunks = stringChunks else { return nil }
-        return chunks.map(Self.text).joined()
+        let head = self.head
+        guard head.major == 3 else { return nil }
+        guard head.isIndefinite else { return Self.text(payload(head)) }
+        return stringChunks?.map(Self.text).joined()
     }
 
-    /// Text the decoder validated as UTF-8.
+    /// Text the decoder validated as UTF-8. ASCII (the usual case: map
+    /// keys, format names) is copied into the string as it is, since ASCII
+    /// bytes are UTF-8 by definition; other text goes through
+    /// `String(validating:as:)` again (spec/cbor.md), whose generic path
+    /// costs hundreds of instructions of runtime metadata lookups per call.
     static func text(_ bytes: ArraySlice<UInt8>) -> String {
-        String(validating: bytes, as: UTF8.self) ?? ""
+        bytes.withUnsafeBufferPointer { buffer in
+            guard StructuralPass.isASCII(buffer) else { return String(validating: buffer, as: UTF8.self) ?? "" }
+            return String(unsafeUninitializedCapacity: buffer.count) { target in
+                target.initialize(fromContentsOf: buffer)
+            }
+        }
     }
 
     /// Whether this is a text string equal to `text`, compared on bytes.
@@ -201,10 +220,12 @@ extension CBORItem: Hashable {
 
 /// The items of a decoded array, in order.
 public struct CBORArray: Sequence, Sendable {
-    let container: CBORItem
+    @usableFromInline let container: CBORItem
+
+    @inlinable init(container: CBORItem) { self.container = container }
 
     /// Number of items.
-    public var count: Int {
+    @inlinable public var count: Int {
         let head = container.head
         return head.isStructural ? Int(container.storage.tape[container.entry].count) : 0
     }
@@ -212,10 +233,15 @@ public struct CBORArray: Sequence, Sendable {
     public var isIndefinite: Bool { container.isIndefinite }
 
     public struct Iterator: IteratorProtocol {
-        var upcoming: CBORItem
-        var left: Int
+        @usableFromInline var upcoming: CBORItem
+        @usableFromInline var left: Int
 
-        public mutating func next() -> CBORItem? {
+        @inlinable init(upcoming: CBORItem, left: Int) {
+            self.upcoming = upcoming
+            self.left = left
+        }
+
+        @inlinable @inline(__always) public mutating func next() -> CBORItem? {
             guard left > 0 else { return nil }
             left -= 1
             let item = upcoming
@@ -224,21 +250,23 @@ public struct CBORArray: Sequence, Sendable {
         }
     }
 
-    public func makeIterator() -> Iterator {
+    @inlinable public func makeIterator() -> Iterator {
         let head = container.head
         let first = CBORItem(storage: container.storage, offset: container.offset + head.length, entry: container.entry + 1)
         return Iterator(upcoming: first, left: count)
     }
 
-    public var underestimatedCount: Int { count }
+    @inlinable public var underestimatedCount: Int { count }
 }
 
 /// The entries of a decoded map, in the order they were sent.
 public struct CBORMap: Sequence, Sendable {
-    let container: CBORItem
+    @usableFromInline let container: CBORItem
+
+    @inlinable init(container: CBORItem) { self.container = container }
 
     /// Number of key/value pairs.
-    public var count: Int {
+    @inlinable public var count: Int {
         let head = container.head
         return head.isStructural ? Int(container.storage.tape[container.entry].count) : 0
     }
@@ -246,10 +274,15 @@ public struct CBORMap: Sequence, Sendable {
     public var isIndefinite: Bool { container.isIndefinite }
 
     public struct Iterator: IteratorProtocol {
-        var upcoming: CBORItem
-        var left: Int
+        @usableFromInline var upcoming: CBORItem
+        @usableFromInline var left: Int
 
-        public mutating func next() -> (key: CBORItem, value: CBORItem)? {
+        @inlinable init(upcoming: CBORItem, left: Int) {
+            self.upcoming = upcoming
+            self.left = left
+        }
+
+        @inlinable @inline(__always) public mutating func next() -> (key: CBORItem, value: CBORItem)? {
             guard left > 0 else { return nil }
             left -= 1
             let key = upcoming
@@ -259,13 +292,13 @@ public struct CBORMap: Sequence, Sendable {
         }
     }
 
-    public func makeIterator() -> Iterator {
+    @inlinable public func makeIterator() -> Iterator {
         let head = container.head
         let first = CBORItem(storage: container.storage, offset: container.offset + head.length, entry: container.entry + 1)
         return Iterator(upcoming: first, left: count)
     }
 
-    public var underestimatedCount: Int { count }
+    @inlinable public var underestimatedCount: Int { count }
 
     /// The value under the text key `key` (the first, should a wellFormed map repeat it).
     public subscript(key: String) -> CBORItem? {

@@ -1,13 +1,29 @@
 /// A map key logged in wellFormed mode: its bytes in the input when they
 /// are canonical already (or not yet put in canonical form), else its
 /// canonical encoding in `canonicalKeys`.
+///
+/// Offsets are stored in 32 bits, as in `OpenItem` (20 bytes instead of 48).
 struct LoggedKey {
-    var range: Range<Int>
+    private var lower: UInt32
+    private var upper: UInt32
+    private var entriesLower: UInt32
+    private var entriesUpper: UInt32
     var canonical: Bool
     /// A map's first key, when not a canonical leaf, waits in the input
     /// until a second key needs comparing with it; `entries` are its tape entries.
-    var deferred = false
-    var entries: Range<Int> = 0..<0
+    var deferred: Bool
+
+    init(range: Range<Int>, canonical: Bool, deferred: Bool = false, entries: Range<Int> = 0..<0) {
+        lower = UInt32(truncatingIfNeeded: range.lowerBound)
+        upper = UInt32(truncatingIfNeeded: range.upperBound)
+        entriesLower = UInt32(truncatingIfNeeded: entries.lowerBound)
+        entriesUpper = UInt32(truncatingIfNeeded: entries.upperBound)
+        self.canonical = canonical
+        self.deferred = deferred
+    }
+
+    var range: Range<Int> { Int(lower)..<Int(upper) }
+    var entries: Range<Int> { Int(entriesLower)..<Int(entriesUpper) }
 }
 
 /// Map keys in the structural pass: order and uniqueness (RFC 8949 §4.2.1,
@@ -15,7 +31,7 @@ struct LoggedKey {
 extension StructuralPass {
     mutating func checkKey(_ key: Range<Int>, firstEntry: Int) throws(CBORError) {
         let initial = buffer[key.lowerBound]
-        if mode == .ctap2 && initial >> 5 > 3 {
+        if ctap2 && initial >> 5 > 3 {
             throw CBORError(.invalidMapKeyType, at: key.lowerBound,
                             "ctap2 map keys must be integers or strings, found major type \(initial >> 5)")
         }
@@ -46,9 +62,16 @@ extension StructuralPass {
     /// encode everything below it: quadratic in the depth).
     mutating func logKey(_ range: Range<Int>, firstEntry: Int) -> Bool {
         let leaf = isCanonicalLeaf(range)
-        if top.keySet < 0 && keys.count == top.keyBase {
-            keys.append(LoggedKey(range: range, canonical: false, deferred: !leaf, entries: firstEntry..<tape.count))
+        if top.keySet < 0 && keyCount == top.keyBase {
+            pushKey(LoggedKey(range: range, canonical: false, deferred: !leaf, entries: firstEntry..<tape.count))
             return true
+        }
+        if top.keySet < 0 && leaf && !keys[top.keyBase].deferred {
+            // The usual case: a leaf key, compared in place with the map's
+            // earlier keys.
+            let key = LoggedKey(range: range, canonical: false)
+            for index in top.keyBase..<keyCount where sameBytes(keys[index], key) { return false }
+            return logLinear(key)
         }
         if top.keySet < 0 && keys[top.keyBase].deferred {
             let first = keys[top.keyBase]
@@ -60,19 +83,35 @@ extension StructuralPass {
             if key.canonical { canonicalKeys.removeSubrange(key.range.lowerBound...) }
             return inserted
         }
-        for index in top.keyBase..<keys.count where sameBytes(keys[index], key) {
+        for index in top.keyBase..<keyCount where sameBytes(keys[index], key) {
             if key.canonical { canonicalKeys.removeSubrange(key.range.lowerBound...) }
             return false
         }
-        keys.append(key)
-        if keys.count - top.keyBase > Self.linearKeyLimit {
+        return logLinear(key)
+    }
+
+    /// Logs a key found new among the map's keys; past
+    /// ``StructuralPass/linearKeyLimit`` keys the map moves to a hash set.
+    mutating func logLinear(_ key: LoggedKey) -> Bool {
+        pushKey(key)
+        if keyCount - top.keyBase > Self.linearKeyLimit {
             // Past the linear limit: move this map's keys into a hash set.
-            let set = Set(keys[top.keyBase...].map(bytes(of:)))
+            let set = Set(keys[top.keyBase..<keyCount].map(bytes(of:)))
             dropKeys(of: top)
             keySets.append(set)
             top.keySet = keySets.count - 1
         }
         return true
+    }
+
+    /// Appends `key` to the logged keys, reusing a dropped key's slot.
+    @inline(__always) mutating func pushKey(_ key: LoggedKey) {
+        if keyCount < keys.count {
+            keys[keyCount] = key
+        } else {
+            keys.append(key)
+        }
+        keyCount += 1
     }
 
     /// Appends the canonical encoding of the finished key at `range` (tape
@@ -87,8 +126,19 @@ extension StructuralPass {
         key.canonical ? Array(canonicalKeys[key.range]) : Array(UnsafeBufferPointer(rebasing: buffer[key.range]))
     }
 
-    func sameBytes(_ a: LoggedKey, _ b: LoggedKey) -> Bool {
+    @inline(__always) func sameBytes(_ a: LoggedKey, _ b: LoggedKey) -> Bool {
         guard a.range.count == b.range.count else { return false }
+        if !a.canonical && !b.canonical {
+            // Both in the input (the usual case: leaf keys): compare in place.
+            var i = a.range.lowerBound
+            var j = b.range.lowerBound
+            while i < a.range.upperBound {
+                if buffer[i] != buffer[j] { return false }
+                i += 1
+                j += 1
+            }
+            return true
+        }
         return canonicalKeys.withUnsafeBufferPointer { scratch in
             let left = UnsafeBufferPointer(rebasing: (a.canonical ? scratch : buffer)[a.range])
             let right = UnsafeBufferPointer(rebasing: (b.canonical ? scratch : buffer)[b.range])
@@ -98,17 +148,17 @@ extension StructuralPass {
 
     /// Forgets the logged keys of `map` (closed, or moved to a hash set).
     mutating func dropKeys(of map: OpenItem) {
-        if let first = keys[map.keyBase...].first(where: \.canonical) {
-            canonicalKeys.removeSubrange(first.range.lowerBound...)
-        }
-        keys.removeSubrange(map.keyBase...)
+        var index = map.keyBase
+        while index < keyCount && !keys[index].canonical { index += 1 }
+        if index < keyCount { canonicalKeys.removeSubrange(keys[index].range.lowerBound...) }
+        keyCount = map.keyBase
         if map.keySet >= 0 { keySets.removeLast() }
     }
 
     /// Whether the item at `range` is a leaf whose bytes are already its
     /// canonical encoding: an integer or definite string with the shortest
     /// head, or a simple value (floats and containers take the long way).
-    func isCanonicalLeaf(_ range: Range<Int>) -> Bool {
+    @inline(__always) func isCanonicalLeaf(_ range: Range<Int>) -> Bool {
         let initial = buffer[range.lowerBound]
         let major = initial >> 5
         let info = initial & 0x1F

@@ -1,29 +1,66 @@
 /// One open array, map or tag during the structural pass.
+///
+/// Offsets, counts and indices are stored in 32 bits (the input is at most
+/// ``CBORLimits/hardMaxInputLength`` bytes, so none exceeds it) and read as
+/// Int: the item is 48 bytes instead of 96, and opening or closing a
+/// container moves it in registers instead of calling memcpy.
 struct OpenItem {
     enum Kind: UInt8 { case root, array, map, tag }
 
-    var kind: Kind
-    var indefinite: Bool
-    /// Offset of the item's head.
-    var start: Int
-    /// Its tape entry.
-    var entry: Int
-    /// Children expected (a map counts keys and values); unused when indefinite.
-    var expected: Int
     /// A tag's number (0 for other items).
     var tag: UInt64 = 0
+    private var storedStart: UInt32
+    private var storedEntry: UInt32
+    private var storedExpected: UInt32
+    private var storedSeen: UInt32 = 0
+    private var previousKeyStart: UInt32 = 0
+    private var previousKeyEnd: UInt32 = 0
+    private var storedKeyBase: UInt32 = 0
+    private var storedKeySet: Int32 = -1
+    var kind: Kind
+    var indefinite: Bool
     /// Whether the item lies inside a map key (its keys' encodings may be
     /// needed again for that key: see `StructuralPass.keyMemo`).
     var insideKey = false
+
+    init(kind: Kind, indefinite: Bool, start: Int, entry: Int, expected: Int) {
+        self.kind = kind
+        self.indefinite = indefinite
+        storedStart = UInt32(truncatingIfNeeded: start)
+        storedEntry = UInt32(truncatingIfNeeded: entry)
+        storedExpected = UInt32(truncatingIfNeeded: expected)
+    }
+
+    /// Offset of the item's head.
+    var start: Int { Int(storedStart) }
+    /// Its tape entry (meaningless for the root, which is never closed).
+    var entry: Int { Int(storedEntry) }
+    /// Children expected (a map counts keys and values); unused when indefinite.
+    var expected: Int { Int(storedExpected) }
     /// Children finished so far (a map counts keys and values).
-    var seen = 0
+    var seen: Int {
+        get { Int(storedSeen) }
+        set { storedSeen = UInt32(truncatingIfNeeded: newValue) }
+    }
     /// Encoded bytes of the previous key (deterministic modes); empty when none.
-    var previousKey: Range<Int> = 0..<0
+    var previousKey: Range<Int> {
+        get { Int(previousKeyStart)..<Int(previousKeyEnd) }
+        set {
+            previousKeyStart = UInt32(truncatingIfNeeded: newValue.lowerBound)
+            previousKeyEnd = UInt32(truncatingIfNeeded: newValue.upperBound)
+        }
+    }
     /// wellFormed maps: where this map's keys begin in `StructuralPass.keys`.
-    var keyBase = 0
+    var keyBase: Int {
+        get { Int(storedKeyBase) }
+        set { storedKeyBase = UInt32(truncatingIfNeeded: newValue) }
+    }
     /// wellFormed maps past ``StructuralPass/linearKeyLimit`` keys: index into
     /// `StructuralPass.keySets`, else -1.
-    var keySet = -1
+    var keySet: Int {
+        get { Int(storedKeySet) }
+        set { storedKeySet = Int32(truncatingIfNeeded: newValue) }
+    }
 
     var expectsKey: Bool { kind == .map && seen & 1 == 0 }
 }
@@ -38,6 +75,8 @@ struct StructuralPass {
     /// Check tag content (``CBORDecoder/tagValidity``).
     let tagValidity: Bool
     let deterministic: Bool
+    /// `mode == .ctap2`, read once (the pass asks per tag and per map key).
+    let ctap2: Bool
     var position = 0
     var tape: [TapeEntry] = []
     /// The innermost open item; `.root` until the first container opens.
@@ -48,6 +87,9 @@ struct StructuralPass {
     /// map's keys are dropped when it closes); a small map's duplicates are
     /// found by comparing with each earlier key, without allocating per key.
     var keys: [LoggedKey] = []
+    /// Logged keys in use: `keys[..<keyCount]`. A closed map's keys are
+    /// dropped by lowering the count (the slots are reused, not removed).
+    var keyCount = 0
     /// Canonical encodings of the logged keys whose bytes are not canonical.
     var canonicalKeys: [UInt8] = []
     /// Hash sets for wellFormed maps with more keys than `linearKeyLimit`.
@@ -69,8 +111,14 @@ struct StructuralPass {
         self.limits = limits
         self.tagValidity = tagValidity
         self.deterministic = mode.isDeterministic
+        self.ctap2 = mode == .ctap2
         self.top = OpenItem(kind: .root, indefinite: false, start: 0, entry: -1, expected: 1)
-        // One allocation each for small documents instead of growing from empty.
+    }
+
+    /// One allocation each for small documents instead of growing from
+    /// empty, made when the first container opens: a document without one
+    /// (a scalar, a refusal before any container) allocates nothing.
+    mutating func reserve() {
         tape.reserveCapacity(min(buffer.count / 2, 16))
         parents.reserveCapacity(min(limits.maxDepth, 8))
         if !deterministic { keys.reserveCapacity(8) }
@@ -102,13 +150,14 @@ struct StructuralPass {
 
     /// Reads one item that does not start with a break; returns true when it
     /// is finished (a leaf), false when it opened a container or tag.
+    @inline(__always)
     mutating func readItem(initial: UInt8, start: Int) throws(CBORError) -> Bool {
         position += 1
         let major = initial >> 5
         let info = initial & 0x1F
         // Well-formedness of the initial byte (info 28–31) comes first, then
         // the mode's ban on tags, then the argument's shortest form.
-        if major == 6 && info < 28 && mode == .ctap2 {
+        if major == 6 && info < 28 && ctap2 {
             throw CBORError(.tagNotAllowed, at: start, "tags are not allowed in ctap2 mode")
         }
         let argument = try readArgument(info: info, major: major, start: start)
@@ -141,6 +190,7 @@ struct StructuralPass {
     }
 
     /// Reads the argument of a head. nil means indefinite length (info 31).
+    @inline(__always)
     mutating func readArgument(info: UInt8, major: UInt8, start: Int) throws(CBORError) -> UInt64? {
         let width: Int
         switch info {
@@ -154,13 +204,15 @@ struct StructuralPass {
                             "additional information \(info) is reserved (major type \(major))")
         default:
             if deterministic && (major == 2 || major == 3 || major == 4 || major == 5) {
+                let mode = self.mode
                 throw CBORError(.indefiniteLengthNotAllowed, at: start,
                                 "indefinite length in \(mode.rawValue) mode")
             }
             return nil
         }
         guard remaining >= width else {
-            throw CBORError(.truncated, at: start, "head needs \(width) argument byte(s), \(remaining) left")
+            let left = remaining
+            throw CBORError(.truncated, at: start, "head needs \(width) argument byte(s), \(left) left")
         }
         var value: UInt64 = 0
         for i in 0..<width { value = (value << 8) | UInt64(buffer[position + i]) }
@@ -176,6 +228,7 @@ struct StructuralPass {
             default: minimal = value > 0xFFFF_FFFF
             }
             if !minimal {
+                let (mode, value) = (self.mode, value)
                 throw CBORError(.nonMinimalEncoding, at: start,
                                 "argument \(value) encoded in \(width) byte(s) in \(mode.rawValue) mode")
             }
@@ -189,24 +242,40 @@ struct StructuralPass {
     }
 
     /// Skips `length` payload bytes, checking the length against what remains first.
+    @inline(__always)
     mutating func readPayload(length: UInt64, start: Int) throws(CBORError) -> UnsafeBufferPointer<UInt8> {
         guard length <= UInt64(remaining) else {
-            throw CBORError(.truncated, at: start, "string declares \(length) bytes, \(remaining) left")
+            let left = remaining
+            throw CBORError(.truncated, at: start, "string declares \(length) bytes, \(left) left")
         }
         let n = Int(length)
-        let slice = UnsafeBufferPointer(rebasing: buffer[position..<(position + n)])
+        // The head was read, so the buffer is not empty and has a base address.
+        let slice = UnsafeBufferPointer(start: buffer.baseAddress.map { $0 + position }, count: n)
         position += n
         return slice
     }
 
     func checkUTF8(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) throws(CBORError) {
         // ASCII needs no decoding; anything else goes through the standard validator.
-        for byte in bytes where byte >= 0x80 {
-            guard String(validating: bytes, as: UTF8.self) != nil else {
-                throw CBORError(.invalidUTF8, at: start, "text string is not valid UTF-8")
-            }
-            return
+        if !Self.isASCII(bytes) && String(validating: bytes, as: UTF8.self) == nil {
+            throw CBORError(.invalidUTF8, at: start, "text string is not valid UTF-8")
         }
+    }
+
+    /// Whether every byte is below 0x80 (read eight bytes at a time).
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var i = 0
+        while i + 8 <= bytes.count {
+            if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            i += 8
+        }
+        while i < bytes.count {
+            if base[i] >= 0x80 { return false }
+            i += 1
+        }
+        return true
     }
 
     /// Reads the chunks of an indefinite-length string up to its break and
@@ -246,13 +315,15 @@ struct StructuralPass {
 
     func checkDepth(at start: Int) throws(CBORError) {
         guard depth < limits.maxDepth else {
-            throw CBORError(.depthLimitExceeded, at: start,
-                            "nesting deeper than \(limits.maxDepth) in \(mode.rawValue) mode")
+            let (maxDepth, mode) = (limits.maxDepth, self.mode)
+            throw CBORError(.depthLimitExceeded, at: start, "nesting deeper than \(maxDepth) in \(mode.rawValue) mode")
         }
     }
 
     /// Pushes `item` and its tape entry.
+    @inline(__always)
     mutating func open(_ item: OpenItem, count: UInt32) {
+        if tape.capacity == 0 { reserve() }
         tape.append(TapeEntry(end: 0, next: 0, count: count))
         var item = item
         item.insideKey = top.insideKey || top.expectsKey
@@ -261,33 +332,41 @@ struct StructuralPass {
     }
 
     /// Opens an array or map; returns true when it is empty (a leaf, already finished).
+    @inline(__always)
     mutating func openContainer(map: Bool, count: UInt64?, start: Int) throws(CBORError) -> Bool {
         try checkDepth(at: start)
         guard let count else {
             var item = OpenItem(kind: map ? .map : .array, indefinite: true, start: start, entry: tape.count, expected: 0)
-            item.keyBase = keys.count
+            item.keyBase = keyCount
             open(item, count: 0)
             return false
         }
-        func noun() -> String { map ? "map declares \(count) pairs" : "array declares \(count) items" }
         guard count <= UInt64(limits.maxContainerCount) else {
-            throw CBORError(.lengthLimitExceeded, at: start, "\(noun()), limit is \(limits.maxContainerCount)")
+            let limit = limits.maxContainerCount
+            throw CBORError(.lengthLimitExceeded, at: start, "\(Self.declares(map: map, count)), limit is \(limit)")
         }
         // Each item takes at least one byte: a count beyond that is truncated input.
         let capacity = map ? remaining / 2 : remaining
         guard count <= UInt64(capacity) else {
-            throw CBORError(.truncated, at: start, "\(noun()), only \(remaining) byte(s) left")
+            let left = remaining
+            throw CBORError(.truncated, at: start, "\(Self.declares(map: map, count)), only \(left) byte(s) left")
         }
         if count == 0 { return true }
         var item = OpenItem(kind: map ? .map : .array, indefinite: false, start: start, entry: tape.count,
                             expected: Int(count) * (map ? 2 : 1))
-        item.keyBase = keys.count
+        item.keyBase = keyCount
         open(item, count: UInt32(count))
         return false
     }
 
+    /// The start of a refusal's reason for a declared count.
+    static func declares(map: Bool, _ count: UInt64) -> String {
+        map ? "map declares \(count) pairs" : "array declares \(count) items"
+    }
+
     /// Closes the innermost open item at `position` and returns its start
     /// and tape entry.
+    @inline(__always)
     mutating func close() -> (start: Int, entry: Int) {
         let closed = top
         let count = closed.kind == .map ? closed.seen / 2 : closed.seen
@@ -336,6 +415,7 @@ struct StructuralPass {
     /// open items, closing every one it completes; true once the top-level
     /// item is finished. `entry` is where the item's tape entries begin
     /// (every entry from there on is the item's own).
+    @inline(__always)
     mutating func finish(itemAt start: Int, entry: Int) throws(CBORError) -> Bool {
         var item = (start: start, entry: entry)
         while true {

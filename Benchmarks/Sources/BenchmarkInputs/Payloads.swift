@@ -1,5 +1,6 @@
 import ConformanceKit
 import Foundation
+import TrustSuiteSupport
 
 /// Files the benchmarks read: the committed payloads (Benchmarks/Payloads)
 /// and the committed vectors (Fixtures/), found from this file's path.

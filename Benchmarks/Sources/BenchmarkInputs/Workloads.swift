@@ -4,6 +4,7 @@ import Crypto
 import Foundation
 import ReferenceSubjects
 import SwiftASN1
+import TrustSuiteSupport
 import X509
 
 /// One ECDSA verification as the verifiers must do it: a public key, a DER

@@ -1,0 +1,184 @@
+import Foundation
+import StrictCBOR
+import StrictCBORFrozen
+import Testing
+import TestSupport
+import TrustSuiteSupport
+
+/// The speed work of issue 30 changes no result: the decoder and a frozen
+/// copy of it from before that work (Tests/StrictCBORFrozen) read the same
+/// inputs in every mode and option, and must agree on the verdict, the
+/// error's code, offset and reason, the bytes consumed, the canonical
+/// encoding and the diagnostic notation (which reads every value through
+/// the view). Inputs: the four CBOR fuzz corpora, every CBOR hex and App
+/// Attest object of Fixtures/, RFC 8949 Appendix A and the CBOR working
+/// group's vectors (external), and seeded random mutations of all of them.
+@Suite struct FrozenDecoderDifferentialTests {
+    /// One decoder configuration, built the same way for both copies.
+    struct Configuration: Sendable, CustomStringConvertible {
+        let mode: String
+        let tagValidity: Bool
+        let maxDepth: Int?
+        var description: String { "\(mode)\(tagValidity ? "+tags" : "")\(maxDepth.map { " depth \($0)" } ?? "")" }
+    }
+
+    static let configurations: [Configuration] = ["wellFormed", "deterministic", "ctap2"].flatMap { mode in
+        [Configuration(mode: mode, tagValidity: false, maxDepth: nil), Configuration(mode: mode, tagValidity: true, maxDepth: nil)]
+    } + [Configuration(mode: "wellFormed", tagValidity: true, maxDepth: 512),
+         Configuration(mode: "deterministic", tagValidity: false, maxDepth: 1)]
+
+    /// What one decoder says about `bytes`: `first` runs decodeFirst and
+    /// describes the item, `whole` runs decode, `refusal` describes an error.
+    static func report(first: () throws -> String, whole: () throws -> Void, refusal: (any Error) -> String) -> String {
+        var lines: [String] = []
+        do { lines.append(try first()) } catch { lines.append("first: " + refusal(error)) }
+        do {
+            try whole()
+            lines.append("decode: accepted")
+        } catch {
+            lines.append("decode: " + refusal(error))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Everything the current decoder says about `bytes`.
+    static func current(_ bytes: [UInt8], _ c: Configuration) -> String {
+        guard let mode = StrictCBOR.CBORMode(rawValue: c.mode) else { return "no mode \(c.mode)" }
+        let limits = c.maxDepth.map { StrictCBOR.CBORLimits(maxDepth: $0) }
+        let decoder = StrictCBOR.CBORDecoder(mode: mode, limits: limits, tagValidity: c.tagValidity)
+        return report(first: {
+            let (item, consumed) = try decoder.decodeFirst(bytes)
+            let canonical = BinaryText.hex(StrictCBOR.CBOREncoder.canonical(item))
+            return "first: consumed \(consumed), canonical \(canonical)\ndiagnostic \(item.diagnostic)"
+        }, whole: { _ = try decoder.decode(bytes) }, refusal: { error in
+            (error as? StrictCBOR.CBORError).map { "\($0.code.rawValue) at \($0.offset): \($0.reason)" } ?? "\(error)"
+        })
+    }
+
+    /// The same from the frozen copy.
+    static func frozen(_ bytes: [UInt8], _ c: Configuration) -> String {
+        guard let mode = StrictCBORFrozen.CBORMode(rawValue: c.mode) else { return "no mode \(c.mode)" }
+        let limits = c.maxDepth.map { StrictCBORFrozen.CBORLimits(maxDepth: $0) }
+        let decoder = StrictCBORFrozen.CBORDecoder(mode: mode, limits: limits, tagValidity: c.tagValidity)
+        return report(first: {
+            let (item, consumed) = try decoder.decodeFirst(bytes)
+            let canonical = BinaryText.hex(StrictCBORFrozen.CBOREncoder.canonical(item))
+            return "first: consumed \(consumed), canonical \(canonical)\ndiagnostic \(item.diagnostic)"
+        }, whole: { _ = try decoder.decode(bytes) }, refusal: { error in
+            (error as? StrictCBORFrozen.CBORError).map { "\($0.code.rawValue) at \($0.offset): \($0.reason)" } ?? "\(error)"
+        })
+    }
+
+    /// Every CBOR input the project has, by source.
+    static let sources: [String: [[UInt8]]] = {
+        var sources: [String: [[UInt8]]] = [:]
+        for harness in ["FuzzCBOR", "FuzzCBORCTAP2", "FuzzCBORDeterministic", "FuzzCBORDifferential"] {
+            let folder = Locations.fuzz.appendingPathComponent("Corpus/\(harness)")
+            sources["corpus \(harness)"] = Locations.files(in: folder).compactMap { try? [UInt8](Data(contentsOf: $0)) }
+        }
+        for folder in ["cbor", "app-attest"] {
+            var found: [[UInt8]] = []
+            for file in Locations.files(in: Locations.fixtures.appendingPathComponent(folder)) {
+                guard let data = try? Data(contentsOf: file), let json = try? JSONDecoder().decode(JSONValue.self, from: data) else { continue }
+                collect(json, into: &found)
+            }
+            sources["fixtures \(folder)"] = found
+        }
+        if let data = Locations.external("cbor/rfc8949-appendix-a.json"),
+           let entries = (try? JSONDecoder().decode(JSONValue.self, from: data))?.arrayValue {
+            sources["rfc8949 appendix a"] = entries.compactMap { $0["hex"]?.stringValue.flatMap { BinaryText.hex($0) } }
+        }
+        sources["cbor working group"] = WorkingGroupVectors.cases.map(\.encoded)
+        return sources
+    }()
+
+    /// CBOR in a vector file: hex under keys ending in `Hex`, base64 App
+    /// Attest objects (`attestationObject`, `assertion`).
+    static func collect(_ json: JSONValue, into found: inout [[UInt8]]) {
+        switch json {
+        case .object(let members):
+            for (key, value) in members {
+                if key.hasSuffix("Hex"), let hex = value.stringValue, let bytes = BinaryText.hex(hex) {
+                    found.append(bytes)
+                } else if key == "attestationObject" || key == "assertion", let text = value.stringValue,
+                          let bytes = BinaryText.base64(text) {
+                    found.append(bytes)
+                } else {
+                    collect(value, into: &found)
+                }
+            }
+        case .array(let items):
+            for item in items { collect(item, into: &found) }
+        default:
+            break
+        }
+    }
+
+    /// SplitMix64: the mutations are the same on every run.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// `count` mutants of the seeds: a byte replaced, a bit flipped, a byte
+    /// inserted or removed, the input cut short, or a slice repeated.
+    static func mutants(of seeds: [[UInt8]], count: Int) -> [[UInt8]] {
+        let pool = seeds.filter { !$0.isEmpty && $0.count <= 4096 }
+        guard !pool.isEmpty else { return [] }
+        var random = Seeded(state: 30)
+        return (0..<count).map { _ in
+            var bytes = pool[Int(random.next() % UInt64(pool.count))]
+            let at = Int(random.next() % UInt64(bytes.count))
+            switch random.next() % 6 {
+            case 0: bytes[at] = UInt8(truncatingIfNeeded: random.next())
+            case 1: bytes[at] ^= 1 << (random.next() % 8)
+            case 2: bytes.insert(UInt8(truncatingIfNeeded: random.next()), at: at)
+            case 3: bytes.remove(at: at)
+            case 4: bytes.removeSubrange(at...)
+            default: bytes.insert(contentsOf: bytes[at...].prefix(8), at: at)
+            }
+            return bytes
+        }
+    }
+
+    /// Each source is read, and no source is empty.
+    @Test func everySourceIsRead() {
+        for name in ["corpus FuzzCBOR", "corpus FuzzCBORCTAP2", "corpus FuzzCBORDeterministic", "corpus FuzzCBORDifferential",
+                     "fixtures cbor", "fixtures app-attest"] {
+            #expect((Self.sources[name]?.count ?? 0) > 10, "\(name): \(Self.sources[name]?.count ?? 0) inputs")
+        }
+        if Locations.externalAvailable {
+            #expect((Self.sources["rfc8949 appendix a"]?.count ?? 0) > 80)
+            #expect((Self.sources["cbor working group"]?.count ?? 0) == 1_381)
+        }
+    }
+
+    static var sourceNames: [String] { ["corpus FuzzCBOR", "corpus FuzzCBORCTAP2", "corpus FuzzCBORDeterministic",
+                                        "corpus FuzzCBORDifferential", "fixtures cbor", "fixtures app-attest",
+                                        "rfc8949 appendix a", "cbor working group", "mutants"] }
+
+    /// The two decoders agree on every input of `source` in every configuration.
+    @Test(arguments: sourceNames)
+    func sameResults(_ source: String) {
+        let inputs = source == "mutants"
+            ? Self.mutants(of: Self.sources.values.flatMap { $0 }, count: 4_000)
+            : Self.sources[source] ?? []
+        var differences: [String] = []
+        for bytes in inputs {
+            for configuration in Self.configurations {
+                let now = Self.current(bytes, configuration)
+                let before = Self.frozen(bytes, configuration)
+                if now != before {
+                    differences.append("\(BinaryText.hex(Array(bytes.prefix(48)))) [\(configuration)]\n  now:    \(now)\n  before: \(before)")
+                }
+            }
+        }
+        #expect(differences.isEmpty, "\(differences.count) differences, first: \(differences.prefix(5).joined(separator: "\n"))")
+    }
+}
