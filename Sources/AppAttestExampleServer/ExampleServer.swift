@@ -167,7 +167,7 @@ public struct ExampleServer: Sendable {
     }
 
     func assert(_ request: Request) async -> Response {
-        if configuration.flaws.contains(.slowAssertions) { try? await Task.sleep(for: .seconds(5)) }
+        if configuration.flaws.contains(.slowAssertions) { try? await Task.sleep(for: .seconds(12)) }
         guard let body = await Self.decode(AssertBody.self, request, limit: configuration.maxBodySize),
               let keyId = BinaryText.base64(body.keyId), let assertion = BinaryText.base64(body.assertion),
               let clientData = BinaryText.base64(body.clientData) else {

@@ -29,7 +29,7 @@ package enum ExampleServerFlaw: Hashable, Sendable {
     case requireUserPresence
     /// Assertions whose flags are not exactly 0x40 are refused (iOS 27 devices are reported to send 0xC0).
     case refuseUnknownFlags
-    /// Assertion requests are answered only after five seconds (a server stuck on one endpoint).
+    /// Assertion requests are answered only after twelve seconds (a server stuck on one endpoint).
     case slowAssertions
     /// The launch policy is not applied.
     case ignoreLaunchPolicy

@@ -235,7 +235,11 @@ var currentMonth: String {
                     acknowledged.append(token)
                 }
             }
-            usleep(600_000)
+            // Kill once the flood has had updates acknowledged, however slow the
+            // machine: a fixed sleep left nothing acknowledged on a loaded CI machine.
+            let before = acknowledged.items.count
+            let deadline = ContinuousClock.now + .seconds(60)
+            while acknowledged.items.count < before + 3 && ContinuousClock.now < deadline { usleep(20_000) }
             service.crash()
             _ = await flood.result
             let data = try Data(contentsOf: state)
