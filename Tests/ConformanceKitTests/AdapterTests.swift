@@ -81,7 +81,7 @@ enum ToyAdapter {
     @Test func crashHangAndGarbageAreIsolated() async throws {
         let (path, marker) = try ToyAdapter.install()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let subject = try await AdapterSubject.launch(command: "exec python3 \(path) \(marker)", timeout: .milliseconds(1500))
+        let subject = try await AdapterSubject.launch(command: "exec python3 \(path) \(marker)", timeout: .seconds(3))
         #expect(subject.name == "toy 0.1")
         #expect(subject.families == [.cbor])
         #expect(subject.unknownFamilies == ["no-such-family"])
@@ -115,7 +115,7 @@ enum ToyAdapter {
         // Through a nested shell, ignoring SIGTERM and stdin closing, with a
         // grandchild that ignores SIGTERM too, and hung on the last vector.
         let command = "sh -c 'python3 \(path) \(marker) --ignore-term'"
-        let subject = try await AdapterSubject.launch(command: command, timeout: .milliseconds(800))
+        let subject = try await AdapterSubject.launch(command: command, timeout: .milliseconds(2500))
         #expect(!Processes.mentioning(marker).isEmpty, "the adapter and its sleeper run")
         let report = await Runner(subject: subject).run([ToyAdapter.vector(1, "02", .valid), ToyAdapter.vector(2, "01", .valid),
                                                          ToyAdapter.vector(3, "03", .valid)])
@@ -131,7 +131,7 @@ enum ToyAdapter {
     func escapedDescendantsAreKilled(_ escape: String) async throws {
         let (path, marker) = try ToyAdapter.install()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let subject = try await AdapterSubject.launch(command: "python3 \(path) \(marker) \(escape)", timeout: .milliseconds(800))
+        let subject = try await AdapterSubject.launch(command: "python3 \(path) \(marker) \(escape)", timeout: .milliseconds(2500))
         let report = await Runner(subject: subject).run([ToyAdapter.vector(1, "02", .valid)])
         #expect(report.cases.map(\.grade) == [.pass])
         let deadline = ContinuousClock.now + .seconds(5)
