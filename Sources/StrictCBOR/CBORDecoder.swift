@@ -37,17 +37,20 @@ public struct CBORDecoder: Sendable {
             throw CBORError(.lengthLimitExceeded, at: limit,
                             "input of \(bytes.count) bytes exceeds the limit of \(limit)")
         }
-        let result: Result<(tape: [TapeEntry], consumed: Int), CBORError> = bytes.withUnsafeBufferPointer { buffer in
-            var pass = StructuralPass(buffer: buffer, input: bytes, mode: mode, limits: limits, tagValidity: tagValidity)
-            do throws(CBORError) {
-                try pass.run()
-                return .success((pass.tape, pass.position))
-            } catch {
-                return .failure(error)
+        let result: Result<(storage: CBORStorage, consumed: Int), CBORError> = bytes.withUnsafeBufferPointer { buffer in
+            StructuralPass.withPass(buffer: buffer, input: bytes, mode: mode, limits: limits,
+                                    tagValidity: tagValidity) { pass in
+                do throws(CBORError) {
+                    try pass.run()
+                } catch {
+                    return .failure(error)
+                }
+                let consumed = pass.position
+                let storage = pass.storage(bytes: bytes[..<(bytes.startIndex + consumed)], entries: 0..<pass.tape.count)
+                return .success((storage, consumed))
             }
         }
-        let (tape, consumed) = try result.get()
-        let storage = CBORStorage(bytes: bytes[..<(bytes.startIndex + consumed)], tape: tape)
+        let (storage, consumed) = try result.get()
         return (CBORItem(storage: storage, offset: 0, entry: 0), consumed)
     }
 
