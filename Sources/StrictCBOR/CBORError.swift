@@ -74,6 +74,8 @@ public struct CBORError: Error, Hashable, Sendable, CustomStringConvertible {
         case headOverInput(width: Int, left: Int)
         /// Nesting beyond the depth limit.
         case depth(maxDepth: Int, mode: CBORMode)
+        /// Bytes after the one data item `decode` takes.
+        case trailing(Int)
 
         var text: String {
             switch self {
@@ -83,6 +85,7 @@ public struct CBORError: Error, Hashable, Sendable, CustomStringConvertible {
             case let .lengthOverInput(length, left): "string declares \(length) bytes, \(left) left"
             case let .headOverInput(width, left): "head needs \(width) argument byte(s), \(left) left"
             case let .depth(maxDepth, mode): "nesting deeper than \(maxDepth) in \(mode.rawValue) mode"
+            case .trailing(let count): "\(count) byte(s) after the first data item"
             }
         }
 
