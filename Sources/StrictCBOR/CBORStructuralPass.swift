@@ -555,7 +555,10 @@ struct StructuralPass {
                 break
             }
             top.seen += 1
-            guard top.kind == .tag || (!top.indefinite && top.seen == top.expected) else { return false }
+            // A tag expects one item and an indefinite container 0, which
+            // `seen` (1 or more here, and below 2^32 as the input is) never
+            // equals: one comparison decides for every kind.
+            guard top.seen == top.expected else { return false }
             if top.kind == .tag && tagValidity {
                 try checkTagContent(number: top.tag, tagStart: top.start, content: item.start, entry: item.entry)
             }
