@@ -27,42 +27,51 @@ public struct CBORDecoder: Sendable {
     /// took; bytes after it are left to the caller (authenticator data carries
     /// a COSE key followed by extensions).
     public func decodeFirst(_ bytes: [UInt8]) throws(CBORError) -> (value: CBORItem, consumed: Int) {
-        try decodeFirst(bytes[...])
+        try decode(bytes[...], whole: false)
     }
 
     /// ``decodeFirst(_:)-([UInt8])`` over a slice; offsets are relative to the slice start.
     public func decodeFirst(_ bytes: ArraySlice<UInt8>) throws(CBORError) -> (value: CBORItem, consumed: Int) {
+        try decode(bytes, whole: false)
+    }
+
+    /// Decodes exactly one data item; anything after it is `trailingBytes`.
+    public func decode(_ bytes: [UInt8]) throws(CBORError) -> CBORItem {
+        try decode(bytes[...], whole: true).value
+    }
+
+    /// ``decode(_:)-([UInt8])`` over a slice.
+    public func decode(_ bytes: ArraySlice<UInt8>) throws(CBORError) -> CBORItem {
+        try decode(bytes, whole: true).value
+    }
+
+    /// The decode behind the four above, in one layer: the pass, then (when
+    /// the item must be `whole` input) the trailing-bytes check, before the
+    /// result is made, so that refusal allocates nothing either.
+    @inline(__always)
+    func decode(_ bytes: ArraySlice<UInt8>, whole: Bool) throws(CBORError) -> (value: CBORItem, consumed: Int) {
         let limit = min(limits.maxInputLength, CBORLimits.hardMaxInputLength)
         guard bytes.count <= limit else {
             throw CBORError(.lengthLimitExceeded, at: limit,
                             "input of \(bytes.count) bytes exceeds the limit of \(limit)")
         }
-        let result: Result<(tape: [TapeEntry], consumed: Int), CBORError> = bytes.withUnsafeBufferPointer { buffer in
-            var pass = StructuralPass(buffer: buffer, input: bytes, mode: mode, limits: limits, tagValidity: tagValidity)
-            do throws(CBORError) {
-                try pass.run()
-                return .success((pass.tape, pass.position))
-            } catch {
-                return .failure(error)
+        let result: Result<(storage: CBORStorage, consumed: Int), CBORError> = bytes.withUnsafeBufferPointer { buffer in
+            StructuralPass.withPass(buffer: buffer, input: bytes, mode: mode, limits: limits,
+                                    tagValidity: tagValidity) { pass in
+                do throws(CBORError) {
+                    try pass.run()
+                } catch {
+                    return .failure(error)
+                }
+                let consumed = pass.position
+                guard !whole || consumed == bytes.count else {
+                    return .failure(CBORError(.trailingBytes, at: consumed, detail: .trailing(bytes.count - consumed)))
+                }
+                let storage = pass.storage(bytes: bytes[..<(bytes.startIndex + consumed)], entries: 0..<pass.tape.count)
+                return .success((storage, consumed))
             }
         }
-        let (tape, consumed) = try result.get()
-        let storage = CBORStorage(bytes: bytes[..<(bytes.startIndex + consumed)], tape: tape)
+        let (storage, consumed) = try result.get()
         return (CBORItem(storage: storage, offset: 0, entry: 0), consumed)
-    }
-
-    /// Decodes exactly one data item; anything after it is `trailingBytes`.
-    public func decode(_ bytes: [UInt8]) throws(CBORError) -> CBORItem {
-        try decode(bytes[...])
-    }
-
-    /// ``decode(_:)-([UInt8])`` over a slice.
-    public func decode(_ bytes: ArraySlice<UInt8>) throws(CBORError) -> CBORItem {
-        let (value, consumed) = try decodeFirst(bytes)
-        guard consumed == bytes.count else {
-            throw CBORError(.trailingBytes, at: consumed,
-                            "\(bytes.count - consumed) byte(s) after the first data item")
-        }
-        return value
     }
 }

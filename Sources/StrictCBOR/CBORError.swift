@@ -39,15 +39,60 @@ public struct CBORError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public let code: Code
     public let offset: Int
-    /// Builds ``reason`` on demand (see above).
-    private let makeReason: @Sendable () -> String
+    /// What ``reason`` is built from on demand (see above).
+    private let detail: Detail
 
-    public var reason: String { makeReason() }
+    public var reason: String { detail.text }
 
     public init(_ code: Code, at offset: Int, _ reason: @autoclosure @escaping @Sendable () -> String) {
         self.code = code
         self.offset = offset
-        self.makeReason = reason
+        self.detail = .text(reason)
+    }
+
+    /// An error whose reason is one of the ``Detail`` forms.
+    init(_ code: Code, at offset: Int, detail: Detail) {
+        self.code = code
+        self.offset = offset
+        self.detail = detail
+    }
+
+    /// The values a reason is made from. A reason with values in it is a
+    /// closure that captures them, and capturing allocates; the refusals
+    /// hostile input reaches first (declared counts and lengths beyond the
+    /// limits or the input, nesting beyond the depth) keep their values
+    /// here instead, so refusing them allocates nothing. The text is the same.
+    enum Detail: Sendable {
+        case text(@Sendable () -> String)
+        /// An array's items or a map's pairs above the container limit.
+        case countOverLimit(map: Bool, count: UInt64, limit: Int)
+        /// An array's items or a map's pairs beyond the bytes left.
+        case countOverInput(map: Bool, count: UInt64, left: Int)
+        /// A string's length beyond the bytes left.
+        case lengthOverInput(length: UInt64, left: Int)
+        /// A head's argument bytes beyond the bytes left.
+        case headOverInput(width: Int, left: Int)
+        /// Nesting beyond the depth limit.
+        case depth(maxDepth: Int, mode: CBORMode)
+        /// Bytes after the one data item `decode` takes.
+        case trailing(Int)
+
+        var text: String {
+            switch self {
+            case .text(let make): make()
+            case let .countOverLimit(map, count, limit): "\(Self.declares(map: map, count)), limit is \(limit)"
+            case let .countOverInput(map, count, left): "\(Self.declares(map: map, count)), only \(left) byte(s) left"
+            case let .lengthOverInput(length, left): "string declares \(length) bytes, \(left) left"
+            case let .headOverInput(width, left): "head needs \(width) argument byte(s), \(left) left"
+            case let .depth(maxDepth, mode): "nesting deeper than \(maxDepth) in \(mode.rawValue) mode"
+            case .trailing(let count): "\(count) byte(s) after the first data item"
+            }
+        }
+
+        /// The start of a reason for a declared count.
+        static func declares(map: Bool, _ count: UInt64) -> String {
+            map ? "map declares \(count) pairs" : "array declares \(count) items"
+        }
     }
 
     public var description: String {

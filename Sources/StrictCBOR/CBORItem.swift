@@ -6,7 +6,9 @@
 /// whole document alive. ``value`` builds the ``CBORValue`` tree when a
 /// caller wants one to change and encode again.
 public struct CBORItem: Sendable {
-    @usableFromInline let storage: CBORStorage
+    /// Never changed after the decode (see ``CBORStorage``); the compiler
+    /// cannot see that through its ManagedBuffer base, which is not Sendable.
+    @usableFromInline nonisolated(unsafe) let storage: CBORStorage
     /// Offset of the item's head, relative to the start of the decoded input.
     @usableFromInline let offset: Int
     /// The item's tape entry when it is structural; otherwise where the
@@ -82,7 +84,7 @@ public struct CBORItem: Sendable {
     /// Offset just past the item.
     @inlinable var end: Int {
         let head = self.head
-        if head.isStructural { return Int(storage.tape[entry].end) }
+        if head.isStructural { return Int(storage.entry(entry).end) }
         return offset + head.length + Self.payloadLength(head)
     }
 
@@ -97,7 +99,7 @@ public struct CBORItem: Sendable {
         guard head.isStructural else {
             return CBORItem(storage: storage, offset: offset + head.length + Self.payloadLength(head), entry: entry)
         }
-        let e = storage.tape[entry]
+        let e = storage.entry(entry)
         return CBORItem(storage: storage, offset: Int(e.end), entry: Int(e.next))
     }
 
@@ -135,7 +137,7 @@ extension CBORItem {
         guard head.major == 2 || head.major == 3 else { return nil }
         guard head.isIndefinite else { return [payload(head)] }
         var chunks: [ArraySlice<UInt8>] = []
-        chunks.reserveCapacity(Int(storage.tape[entry].count))
+        chunks.reserveCapacity(Int(storage.entry(entry).count))
         var cursor = offset + 1
         while storage.byte(cursor) != 0xFF {
             let chunkHead = storage.head(at: cursor)
@@ -227,7 +229,7 @@ public struct CBORArray: Sequence, Sendable {
     /// Number of items.
     @inlinable public var count: Int {
         let head = container.head
-        return head.isStructural ? Int(container.storage.tape[container.entry].count) : 0
+        return head.isStructural ? Int(container.storage.entry(container.entry).count) : 0
     }
 
     public var isIndefinite: Bool { container.isIndefinite }
@@ -268,7 +270,7 @@ public struct CBORMap: Sequence, Sendable {
     /// Number of key/value pairs.
     @inlinable public var count: Int {
         let head = container.head
-        return head.isStructural ? Int(container.storage.tape[container.entry].count) : 0
+        return head.isStructural ? Int(container.storage.entry(container.entry).count) : 0
     }
 
     public var isIndefinite: Bool { container.isIndefinite }

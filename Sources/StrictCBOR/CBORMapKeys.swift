@@ -29,7 +29,33 @@ struct LoggedKey {
 /// Map keys in the structural pass: order and uniqueness (RFC 8949 §4.2.1,
 /// §5.6), with wellFormed keys compared through their canonical encodings.
 extension StructuralPass {
+    /// Checks the key that ends at `position` (tape entries from `firstEntry`).
+    /// wellFormed keys that are canonical leaves (the usual keys: small
+    /// integers, short strings) of a map not yet on a hash set are logged
+    /// here, compared in place with the map's earlier keys; the rest takes
+    /// ``checkKeyInFull(_:firstEntry:)``.
+    @inline(__always)
     mutating func checkKey(_ key: Range<Int>, firstEntry: Int) throws(CBORError) {
+        if !deterministic && top.keySet < 0 && isCanonicalLeaf(key) {
+            let candidate = LoggedKey(range: key, canonical: false)
+            if keyCount == top.keyBase {
+                pushKey(candidate)
+                return
+            }
+            if !keys[top.keyBase].deferred {
+                for index in top.keyBase..<keyCount where sameBytes(keys[index], candidate) {
+                    throw CBORError(.duplicateMapKey, at: key.lowerBound, "map key repeated (RFC 8949 §5.6)")
+                }
+                _ = logLinear(candidate)
+                return
+            }
+        }
+        try checkKeyInFull(key, firstEntry: firstEntry)
+    }
+
+    /// Every other key: ctap2's key types, the deterministic modes' order,
+    /// and wellFormed keys through ``logKey(_:firstEntry:)``.
+    mutating func checkKeyInFull(_ key: Range<Int>, firstEntry: Int) throws(CBORError) {
         let initial = buffer[key.lowerBound]
         if ctap2 && initial >> 5 > 3 {
             throw CBORError(.invalidMapKeyType, at: key.lowerBound,
@@ -67,8 +93,7 @@ extension StructuralPass {
             return true
         }
         if top.keySet < 0 && leaf && !keys[top.keyBase].deferred {
-            // The usual case: a leaf key, compared in place with the map's
-            // earlier keys.
+            // A leaf key, compared in place with the map's earlier keys.
             let key = LoggedKey(range: range, canonical: false)
             for index in top.keyBase..<keyCount where sameBytes(keys[index], key) { return false }
             return logLinear(key)
@@ -78,13 +103,14 @@ extension StructuralPass {
             keys[top.keyBase] = canonicalize(first.range, entries: first.entries)
         }
         let key = leaf ? LoggedKey(range: range, canonical: false) : canonicalize(range, entries: firstEntry..<tape.count)
+        let spill = keySpill()
         if top.keySet >= 0 {
-            let inserted = keySets[top.keySet].insert(bytes(of: key)).inserted
-            if key.canonical { canonicalKeys.removeSubrange(key.range.lowerBound...) }
+            let inserted = spill.keySets[top.keySet].insert(bytes(of: key)).inserted
+            if key.canonical { spill.canonicalKeys.removeSubrange(key.range.lowerBound...) }
             return inserted
         }
         for index in top.keyBase..<keyCount where sameBytes(keys[index], key) {
-            if key.canonical { canonicalKeys.removeSubrange(key.range.lowerBound...) }
+            if key.canonical { spill.canonicalKeys.removeSubrange(key.range.lowerBound...) }
             return false
         }
         return logLinear(key)
@@ -92,38 +118,40 @@ extension StructuralPass {
 
     /// Logs a key found new among the map's keys; past
     /// ``StructuralPass/linearKeyLimit`` keys the map moves to a hash set.
-    mutating func logLinear(_ key: LoggedKey) -> Bool {
+    @inline(__always) mutating func logLinear(_ key: LoggedKey) -> Bool {
         pushKey(key)
-        if keyCount - top.keyBase > Self.linearKeyLimit {
-            // Past the linear limit: move this map's keys into a hash set.
-            let set = Set(keys[top.keyBase..<keyCount].map(bytes(of:)))
-            dropKeys(of: top)
-            keySets.append(set)
-            top.keySet = keySets.count - 1
-        }
+        if keyCount - top.keyBase > Self.linearKeyLimit { moveKeysToSet() }
         return true
     }
 
-    /// Appends `key` to the logged keys, reusing a dropped key's slot.
+    /// Moves the keys of the map on top into a hash set.
+    mutating func moveKeysToSet() {
+        var set = Set<[UInt8]>()
+        for index in top.keyBase..<keyCount { set.insert(bytes(of: keys[index])) }
+        dropKeys(of: top)
+        let spill = keySpill()
+        spill.keySets.append(set)
+        top.keySet = spill.keySets.count - 1
+    }
+
+    /// Appends `key` to the logged keys.
     @inline(__always) mutating func pushKey(_ key: LoggedKey) {
-        if keyCount < keys.count {
-            keys[keyCount] = key
-        } else {
-            keys.append(key)
-        }
-        keyCount += 1
+        keys.append(key)
     }
 
     /// Appends the canonical encoding of the finished key at `range` (tape
-    /// entries `entries`) to `canonicalKeys` and logs it from there.
+    /// entries `entries`) to the spill's `canonicalKeys` and logs it from there.
     mutating func canonicalize(_ range: Range<Int>, entries: Range<Int>) -> LoggedKey {
-        let start = canonicalKeys.count
-        canonicalKeys.append(contentsOf: canonicalKey(range, entries: entries))
-        return LoggedKey(range: start..<canonicalKeys.count, canonical: true)
+        let encoded = canonicalKey(range, entries: entries)
+        let spill = keySpill()
+        let start = spill.canonicalKeys.count
+        spill.canonicalKeys.append(contentsOf: encoded)
+        return LoggedKey(range: start..<spill.canonicalKeys.count, canonical: true)
     }
 
     func bytes(of key: LoggedKey) -> [UInt8] {
-        key.canonical ? Array(canonicalKeys[key.range]) : Array(UnsafeBufferPointer(rebasing: buffer[key.range]))
+        guard key.canonical else { return Array(UnsafeBufferPointer(rebasing: buffer[key.range])) }
+        return Array(spill?.canonicalKeys[key.range] ?? [])
     }
 
     @inline(__always) func sameBytes(_ a: LoggedKey, _ b: LoggedKey) -> Bool {
@@ -139,7 +167,7 @@ extension StructuralPass {
             }
             return true
         }
-        return canonicalKeys.withUnsafeBufferPointer { scratch in
+        return (spill?.canonicalKeys ?? []).withUnsafeBufferPointer { scratch in
             let left = UnsafeBufferPointer(rebasing: (a.canonical ? scratch : buffer)[a.range])
             let right = UnsafeBufferPointer(rebasing: (b.canonical ? scratch : buffer)[b.range])
             return left.elementsEqual(right)
@@ -147,12 +175,17 @@ extension StructuralPass {
     }
 
     /// Forgets the logged keys of `map` (closed, or moved to a hash set).
-    mutating func dropKeys(of map: OpenItem) {
+    @inline(__always) mutating func dropKeys(of map: OpenItem) {
+        if let spill { dropSpilledKeys(of: map, spill) }
+        keyCount = map.keyBase
+    }
+
+    /// The part of ``dropKeys(of:)`` in the spill: canonical encodings and hash set.
+    mutating func dropSpilledKeys(of map: OpenItem, _ spill: KeySpill) {
         var index = map.keyBase
         while index < keyCount && !keys[index].canonical { index += 1 }
-        if index < keyCount { canonicalKeys.removeSubrange(keys[index].range.lowerBound...) }
-        keyCount = map.keyBase
-        if map.keySet >= 0 { keySets.removeLast() }
+        if index < keyCount { spill.canonicalKeys.removeSubrange(keys[index].range.lowerBound...) }
+        if map.keySet >= 0 { spill.keySets.removeLast() }
     }
 
     /// Whether the item at `range` is a leaf whose bytes are already its
@@ -179,22 +212,24 @@ extension StructuralPass {
     /// a key) is copied from `keyMemo`, not walked again, so keys nested in
     /// keys cost a copy per level rather than a walk of everything below.
     mutating func canonicalKey(_ range: Range<Int>, entries own: Range<Int>) -> [UInt8] {
-        let (encoded, used) = encodeKey(at: range.lowerBound, entry: own.lowerBound)
-        for offset in used { keyMemo[offset] = nil }
+        let spill = keySpill()
+        let (encoded, used) = encodeKey(at: range.lowerBound, entries: own, memo: spill.keyMemo)
+        for offset in used { spill.keyMemo[offset] = nil }
         // Only a key inside another key can be asked for again.
-        if top.insideKey { keyMemo[range.lowerBound] = encoded }
+        if top.insideKey { spill.keyMemo[range.lowerBound] = encoded }
         return encoded
     }
 
     /// The walk of ``canonicalKey(_:entries:)``: the encoding, and the
-    /// offsets of the memo entries it took in. The view shares the tape
-    /// only for this call, so the pass's next append does not copy it.
-    func encodeKey(at offset: Int, entry: Int) -> (encoded: [UInt8], used: [Int]) {
+    /// offsets of the memo entries it took in. The view gets a copy of the
+    /// key's own tape entries (indices rebased to start at 0), so the walk
+    /// costs in proportion to the key, not to the tape so far.
+    func encodeKey(at offset: Int, entries own: Range<Int>, memo: [Int: [UInt8]]) -> (encoded: [UInt8], used: [Int]) {
         var used: [Int] = []
         var out: [UInt8] = []
-        let item = CBORItem(storage: CBORStorage(bytes: input, tape: tape), offset: offset, entry: entry)
+        let item = CBORItem(storage: storage(bytes: input, entries: own), offset: offset, entry: 0)
         CanonicalWriter.write(item, to: &out) { inner in
-            guard let known = keyMemo[inner.offset] else { return nil }
+            guard let known = memo[inner.offset] else { return nil }
             used.append(inner.offset)
             return known[...]
         }

@@ -20,7 +20,7 @@ struct OpenItem {
     var kind: Kind
     var indefinite: Bool
     /// Whether the item lies inside a map key (its keys' encodings may be
-    /// needed again for that key: see `StructuralPass.keyMemo`).
+    /// needed again for that key: see `KeySpill.keyMemo`).
     var insideKey = false
 
     init(kind: Kind, indefinite: Bool, start: Int, entry: Int, expected: Int) {
@@ -56,7 +56,7 @@ struct OpenItem {
         set { storedKeyBase = UInt32(truncatingIfNeeded: newValue) }
     }
     /// wellFormed maps past ``StructuralPass/linearKeyLimit`` keys: index into
-    /// `StructuralPass.keySets`, else -1.
+    /// `KeySpill.keySets`, else -1.
     var keySet: Int {
         get { Int(storedKeySet) }
         set { storedKeySet = Int32(truncatingIfNeeded: newValue) }
@@ -65,7 +65,28 @@ struct OpenItem {
     var expectsKey: Bool { kind == .map && seen & 1 == 0 }
 }
 
+/// The rarely used state of wellFormed key checking (keys that are not
+/// canonical leaves, maps past ``StructuralPass/linearKeyLimit`` keys),
+/// made on first use so the usual pass carries one nil reference for it.
+final class KeySpill {
+    /// Canonical encodings of the logged keys whose bytes are not canonical.
+    var canonicalKeys: [UInt8] = []
+    /// Hash sets for wellFormed maps with more keys than `linearKeyLimit`.
+    var keySets: [Set<[UInt8]>] = []
+    /// Canonical encodings of wellFormed keys already computed, by offset,
+    /// for the keys of keys: a key that holds one reuses its bytes instead of
+    /// walking it again. The regions never overlap (an entry is dropped when
+    /// an enclosing key's encoding takes it in), so they add up to at most
+    /// the input's size.
+    var keyMemo: [Int: [UInt8]] = [:]
+}
+
 /// The structural pass over one buffer: validates and builds the tape.
+///
+/// Its state is plain values and three ``ScratchStack``s (tape, open items,
+/// key log) that start in stack memory (see ``withPass(buffer:input:mode:limits:tagValidity:_:)``):
+/// a small document is checked without a heap allocation, and the pass
+/// leaves nothing to release but what spilled to the heap.
 struct StructuralPass {
     let buffer: UnsafeBufferPointer<UInt8>
     /// The same bytes as `buffer`, for views of finished keys (no copy).
@@ -78,33 +99,36 @@ struct StructuralPass {
     /// `mode == .ctap2`, read once (the pass asks per tag and per map key).
     let ctap2: Bool
     var position = 0
-    var tape: [TapeEntry] = []
+    var tape: ScratchStack<TapeEntry>
     /// The innermost open item; `.root` until the first container opens.
     var top: OpenItem
     /// The open items around `top`.
-    var parents: [OpenItem] = []
+    var parents: ScratchStack<OpenItem>
     /// The keys of the open wellFormed maps, one map after the other (a
-    /// map's keys are dropped when it closes); a small map's duplicates are
-    /// found by comparing with each earlier key, without allocating per key.
-    var keys: [LoggedKey] = []
-    /// Logged keys in use: `keys[..<keyCount]`. A closed map's keys are
-    /// dropped by lowering the count (the slots are reused, not removed).
-    var keyCount = 0
-    /// Canonical encodings of the logged keys whose bytes are not canonical.
-    var canonicalKeys: [UInt8] = []
-    /// Hash sets for wellFormed maps with more keys than `linearKeyLimit`.
-    var keySets: [Set<[UInt8]>] = []
-    /// Canonical encodings of wellFormed keys already computed, by offset,
-    /// for the keys of keys: a key that holds one reuses its bytes instead of
-    /// walking it again. The regions never overlap (an entry is dropped when
-    /// an enclosing key's encoding takes it in), so they add up to at most
-    /// the input's size.
-    var keyMemo: [Int: [UInt8]] = [:]
+    /// map's keys are dropped when it closes by lowering the count); a small
+    /// map's duplicates are found by comparing with each earlier key,
+    /// without allocating per key.
+    var keys: ScratchStack<LoggedKey>
+    /// Logged keys in use.
+    var keyCount: Int {
+        get { keys.count }
+        set { keys.count = newValue }
+    }
+    /// Canonical key encodings, hash sets and the key memo, once needed.
+    var spill: KeySpill?
     /// Keys compared one by one before a map switches to a hash set.
     static let linearKeyLimit = 16
+    /// Entries of the stack memory each scratch stack starts in (each under
+    /// 1 KiB, which `withUnsafeTemporaryAllocation` places on the stack
+    /// without asking the thread for room): deeper or larger documents
+    /// spill to the heap.
+    static let stackTapeEntries = 64
+    static let stackOpenItems = 16
+    static let stackLoggedKeys = 48
 
     init(buffer: UnsafeBufferPointer<UInt8>, input: ArraySlice<UInt8>, mode: CBORMode, limits: CBORLimits,
-         tagValidity: Bool = false) {
+         tagValidity: Bool, tape: UnsafeMutableBufferPointer<TapeEntry>,
+         parents: UnsafeMutableBufferPointer<OpenItem>, keys: UnsafeMutableBufferPointer<LoggedKey>) {
         self.buffer = buffer
         self.input = input
         self.mode = mode
@@ -113,15 +137,48 @@ struct StructuralPass {
         self.deterministic = mode.isDeterministic
         self.ctap2 = mode == .ctap2
         self.top = OpenItem(kind: .root, indefinite: false, start: 0, entry: -1, expected: 1)
+        self.tape = ScratchStack(tape)
+        self.parents = ScratchStack(parents)
+        self.keys = ScratchStack(keys)
     }
 
-    /// One allocation each for small documents instead of growing from
-    /// empty, made when the first container opens: a document without one
-    /// (a scalar, a refusal before any container) allocates nothing.
-    mutating func reserve() {
-        tape.reserveCapacity(min(buffer.count / 2, 16))
-        parents.reserveCapacity(min(limits.maxDepth, 8))
-        if !deterministic { keys.reserveCapacity(8) }
+    /// Runs `body` with a pass over `buffer` whose scratch stacks start in
+    /// stack memory, and frees what spilled to the heap afterwards.
+    @inline(__always)
+    static func withPass<R>(buffer: UnsafeBufferPointer<UInt8>, input: ArraySlice<UInt8>, mode: CBORMode,
+                            limits: CBORLimits, tagValidity: Bool, _ body: (inout StructuralPass) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: TapeEntry.self, capacity: stackTapeEntries) { tape in
+            withUnsafeTemporaryAllocation(of: OpenItem.self, capacity: stackOpenItems) { parents in
+                withUnsafeTemporaryAllocation(of: LoggedKey.self, capacity: stackLoggedKeys) { keys in
+                    var pass = StructuralPass(buffer: buffer, input: input, mode: mode, limits: limits,
+                                              tagValidity: tagValidity, tape: tape, parents: parents, keys: keys)
+                    defer {
+                        pass.tape.release()
+                        pass.parents.release()
+                        pass.keys.release()
+                    }
+                    return body(&pass)
+                }
+            }
+        }
+    }
+
+    /// The storage a decoded document keeps: `bytes` and the tape's
+    /// entries `entries`, whose tape indices are rebased to start at 0.
+    func storage(bytes: ArraySlice<UInt8>, entries: Range<Int>) -> CBORStorage {
+        CBORStorage.make(bytes: bytes, tapeCount: entries.count) { destination in
+            guard entries.lowerBound > 0 else { return tape.copy(entries, to: destination) }
+            let base = UInt32(truncatingIfNeeded: entries.lowerBound)
+            tape.copy(entries, to: destination) { TapeEntry(end: $0.end, next: $0.next &- base, count: $0.count) }
+        }
+    }
+
+    /// The key spill, made on first use.
+    mutating func keySpill() -> KeySpill {
+        if let spill { return spill }
+        let made = KeySpill()
+        spill = made
+        return made
     }
 
     var remaining: Int { buffer.count - position }
@@ -133,9 +190,20 @@ struct StructuralPass {
                 throw CBORError(.truncated, at: start, "input ends where a data item should start")
             }
             let initial = buffer[position]
-            // Fast path: an integer whose value is in the initial byte.
+            // Fast paths (one copy of `finish` for both): an integer whose
+            // value is in the initial byte, and a definite string the general
+            // path would accept as it is (see `acceptedStringEnd`); anything
+            // else takes that path from the same byte, which reports what is wrong.
+            let leafEnd: Int
             if initial < 0x38 && initial & 0x1F < 24 {
-                position += 1
+                leafEnd = start + 1
+            } else if initial &- 0x40 < 0x40, let end = acceptedStringEnd(initial: initial, at: start) {
+                leafEnd = end
+            } else {
+                leafEnd = 0
+            }
+            if leafEnd > 0 {
+                position = leafEnd
                 if try finish(itemAt: start, entry: tape.count) { return }
                 continue
             }
@@ -146,6 +214,41 @@ struct StructuralPass {
             let entry = tape.count
             if try readItem(initial: initial, start: start), try finish(itemAt: start, entry: entry) { return }
         }
+    }
+
+    /// Where the definite byte or text string whose head starts at `start`
+    /// ends, when its length is in the initial byte or the one or two bytes
+    /// after it, in the shortest form where the mode asks for it, with the
+    /// whole payload in the input and, for text, ASCII; nil otherwise. What
+    /// this accepts, `readItem` accepts with the same end: the fast path
+    /// skips its steps, never its checks.
+    @inline(__always)
+    func acceptedStringEnd(initial: UInt8, at start: Int) -> Int? {
+        let info = initial & 0x1F
+        var payloadStart = start + 1
+        let length: Int
+        switch info {
+        case 0..<24:
+            length = Int(info)
+        case 24:
+            guard buffer.count - start >= 2 else { return nil }
+            length = Int(buffer[start + 1])
+            guard !deterministic || length >= 24 else { return nil }
+            payloadStart += 1
+        case 25:
+            guard buffer.count - start >= 3 else { return nil }
+            length = Int(buffer[start + 1]) << 8 | Int(buffer[start + 2])
+            guard !deterministic || length > 0xFF else { return nil }
+            payloadStart += 2
+        default:
+            return nil
+        }
+        guard length <= buffer.count - payloadStart else { return nil }
+        if initial >= 0x60 {
+            let text = UnsafeBufferPointer(start: buffer.baseAddress.map { $0 + payloadStart }, count: length)
+            guard Self.isASCII(text, readable: buffer.count - payloadStart) else { return nil }
+        }
+        return payloadStart + length
     }
 
     /// Reads one item that does not start with a break; returns true when it
@@ -211,11 +314,9 @@ struct StructuralPass {
             return nil
         }
         guard remaining >= width else {
-            let left = remaining
-            throw CBORError(.truncated, at: start, "head needs \(width) argument byte(s), \(left) left")
+            throw CBORError(.truncated, at: start, detail: .headOverInput(width: width, left: remaining))
         }
-        var value: UInt64 = 0
-        for i in 0..<width { value = (value << 8) | UInt64(buffer[position + i]) }
+        let value = Self.bigEndian(buffer, at: position, width: width)
         position += width
         // Floats (major 7, info 25–27) are checked for shortest form separately,
         // and major 7 info 24 carries a simple value, whose own rule applies.
@@ -236,6 +337,21 @@ struct StructuralPass {
         return value
     }
 
+    /// The `width` (1, 2, 4 or 8) bytes at `offset` as a big-endian number,
+    /// read without a loop (lengths of strings take this path once each).
+    @inline(__always)
+    static func bigEndian(_ buffer: UnsafeBufferPointer<UInt8>, at offset: Int, width: Int) -> UInt64 {
+        func byte(_ i: Int) -> UInt64 { UInt64(buffer[offset + i]) }
+        switch width {
+        case 1: return byte(0)
+        case 2: return byte(0) << 8 | byte(1)
+        case 4: return byte(0) << 24 | byte(1) << 16 | byte(2) << 8 | byte(3)
+        default:
+            return byte(0) << 56 | byte(1) << 48 | byte(2) << 40 | byte(3) << 32
+                | byte(4) << 24 | byte(5) << 16 | byte(6) << 8 | byte(7)
+        }
+    }
+
     func notIndefinite(_ major: UInt8, at start: Int) -> CBORError {
         CBORError(.indefiniteLengthNotAllowed, at: start,
                   "major type \(major) cannot have indefinite length (additional information 31)")
@@ -245,8 +361,7 @@ struct StructuralPass {
     @inline(__always)
     mutating func readPayload(length: UInt64, start: Int) throws(CBORError) -> UnsafeBufferPointer<UInt8> {
         guard length <= UInt64(remaining) else {
-            let left = remaining
-            throw CBORError(.truncated, at: start, "string declares \(length) bytes, \(left) left")
+            throw CBORError(.truncated, at: start, detail: .lengthOverInput(length: length, left: remaining))
         }
         let n = Int(length)
         // The head was read, so the buffer is not empty and has a base address.
@@ -255,27 +370,47 @@ struct StructuralPass {
         return slice
     }
 
+    @inline(__always)
     func checkUTF8(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) throws(CBORError) {
         // ASCII needs no decoding; anything else goes through the standard validator.
-        if !Self.isASCII(bytes) && String(validating: bytes, as: UTF8.self) == nil {
+        if !Self.isASCII(bytes) { try Self.checkNonASCII(bytes, at: start) }
+    }
+
+    static func checkNonASCII(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) throws(CBORError) {
+        if String(validating: bytes, as: UTF8.self) == nil {
             throw CBORError(.invalidUTF8, at: start, "text string is not valid UTF-8")
         }
     }
 
-    /// Whether every byte is below 0x80 (read eight bytes at a time).
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether every byte is below 0x80, read eight bytes at a time (the
+    /// last eight overlapping the ones before). `readable` is how many bytes
+    /// from the start may be read (the rest of the input): a string shorter
+    /// than eight with that much room is checked in one masked load.
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>, readable: Int = 0) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let raw = UnsafeRawPointer(base)
+        let count = bytes.count
+        let high: UInt64 = 0x8080_8080_8080_8080
+        if count < 8 {
+            guard readable < 8 else {
+                let word = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+                let own: UInt64 = count == 0 ? 0 : UInt64.max >> (64 - 8 * count)
+                return word & own & high == 0
+            }
+            var i = 0
+            while i < count {
+                if base[i] >= 0x80 { return false }
+                i += 1
+            }
+            return true
+        }
         var i = 0
-        while i + 8 <= bytes.count {
-            if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+        while i + 8 <= count {
+            if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & high != 0 { return false }
             i += 8
         }
-        while i < bytes.count {
-            if base[i] >= 0x80 { return false }
-            i += 1
-        }
-        return true
+        return i == count || raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) & high == 0
     }
 
     /// Reads the chunks of an indefinite-length string up to its break and
@@ -315,15 +450,13 @@ struct StructuralPass {
 
     func checkDepth(at start: Int) throws(CBORError) {
         guard depth < limits.maxDepth else {
-            let (maxDepth, mode) = (limits.maxDepth, self.mode)
-            throw CBORError(.depthLimitExceeded, at: start, "nesting deeper than \(maxDepth) in \(mode.rawValue) mode")
+            throw CBORError(.depthLimitExceeded, at: start, detail: .depth(maxDepth: limits.maxDepth, mode: mode))
         }
     }
 
     /// Pushes `item` and its tape entry.
     @inline(__always)
     mutating func open(_ item: OpenItem, count: UInt32) {
-        if tape.capacity == 0 { reserve() }
         tape.append(TapeEntry(end: 0, next: 0, count: count))
         var item = item
         item.insideKey = top.insideKey || top.expectsKey
@@ -342,14 +475,13 @@ struct StructuralPass {
             return false
         }
         guard count <= UInt64(limits.maxContainerCount) else {
-            let limit = limits.maxContainerCount
-            throw CBORError(.lengthLimitExceeded, at: start, "\(Self.declares(map: map, count)), limit is \(limit)")
+            throw CBORError(.lengthLimitExceeded, at: start,
+                            detail: .countOverLimit(map: map, count: count, limit: limits.maxContainerCount))
         }
         // Each item takes at least one byte: a count beyond that is truncated input.
         let capacity = map ? remaining / 2 : remaining
         guard count <= UInt64(capacity) else {
-            let left = remaining
-            throw CBORError(.truncated, at: start, "\(Self.declares(map: map, count)), only \(left) byte(s) left")
+            throw CBORError(.truncated, at: start, detail: .countOverInput(map: map, count: count, left: remaining))
         }
         if count == 0 { return true }
         var item = OpenItem(kind: map ? .map : .array, indefinite: false, start: start, entry: tape.count,
@@ -357,11 +489,6 @@ struct StructuralPass {
         item.keyBase = keyCount
         open(item, count: UInt32(count))
         return false
-    }
-
-    /// The start of a refusal's reason for a declared count.
-    static func declares(map: Bool, _ count: UInt64) -> String {
-        map ? "map declares \(count) pairs" : "array declares \(count) items"
     }
 
     /// Closes the innermost open item at `position` and returns its start
@@ -428,7 +555,10 @@ struct StructuralPass {
                 break
             }
             top.seen += 1
-            guard top.kind == .tag || (!top.indefinite && top.seen == top.expected) else { return false }
+            // A tag expects one item and an indefinite container 0, which
+            // `seen` (1 or more here, and below 2^32 as the input is) never
+            // equals: one comparison decides for every kind.
+            guard top.seen == top.expected else { return false }
             if top.kind == .tag && tagValidity {
                 try checkTagContent(number: top.tag, tagStart: top.start, content: item.start, entry: item.entry)
             }

@@ -91,13 +91,14 @@ extension StructuralPass {
     /// pass per level, and never recursion.
     static func embeddedItemProblem(_ bytes: [UInt8], limits: CBORLimits) -> String? {
         bytes.withUnsafeBufferPointer { inner -> String? in
-            var pass = StructuralPass(buffer: inner, input: bytes[...], mode: .wellFormed, limits: limits)
-            do throws(CBORError) {
-                try pass.run()
-            } catch {
-                return error.description
+            withPass(buffer: inner, input: bytes[...], mode: .wellFormed, limits: limits, tagValidity: false) { pass in
+                do throws(CBORError) {
+                    try pass.run()
+                } catch {
+                    return error.description
+                }
+                return pass.position == inner.count ? nil : "\(inner.count - pass.position) byte(s) after the item"
             }
-            return pass.position == inner.count ? nil : "\(inner.count - pass.position) byte(s) after the item"
         }
     }
 }

@@ -16,7 +16,7 @@
     /// Items of an array, pairs of a map, chunks of an indefinite string; 1 for a tag.
     @usableFromInline var count: UInt32
 
-    init(end: UInt32, next: UInt32, count: UInt32) {
+    @inlinable init(end: UInt32, next: UInt32, count: UInt32) {
         self.end = end
         self.next = next
         self.count = count
@@ -25,23 +25,50 @@
 
 /// The input and its tape, shared by every item of one decoded document.
 ///
-/// The readers a walk calls per item (`byte`, `head(at:)`, and CBORItem's
-/// `content`, `following` and the iterators) are `@inlinable`: inlined into
-/// the caller's module, one walk step reads each head once instead of
-/// calling across the module boundary about three times per item, and the
-/// optimizer can drop the retain and release of this storage that every
-/// copy of an item otherwise costs.
-@usableFromInline final class CBORStorage: Sendable {
-    /// The input; item offsets are relative to `bytes.startIndex`.
-    @usableFromInline let bytes: ArraySlice<UInt8>
-    @usableFromInline let tape: [TapeEntry]
-
-    init(bytes: ArraySlice<UInt8>, tape: [TapeEntry]) {
-        self.bytes = bytes
-        self.tape = tape
+/// One allocation holds both: the input (a slice, no copy) in the header
+/// and the tape entries after it, so a decode allocates one object and
+/// releases one. The readers a walk calls per item (`byte`, `head(at:)`,
+/// `entry(_:)`, and CBORItem's `content`, `following` and the iterators)
+/// are `@inlinable`: inlined into the caller's module, one walk step reads
+/// each head once instead of calling across the module boundary about three
+/// times per item, and the optimizer can drop the retain and release of
+/// this storage that every copy of an item otherwise costs.
+///
+/// Nothing changes after `make`, so sharing it between threads is safe
+/// (ManagedBuffer is not Sendable, so ``CBORItem`` says so for its field).
+@usableFromInline final class CBORStorage: ManagedBuffer<CBORStorageHeader, TapeEntry> {
+    /// A storage for `bytes` with `tapeCount` entries, which `fill` writes
+    /// (every one of them) into the memory it is given.
+    static func make(bytes: ArraySlice<UInt8>, tapeCount: Int,
+                     _ fill: (UnsafeMutablePointer<TapeEntry>) -> Void) -> CBORStorage {
+        let buffer = create(minimumCapacity: tapeCount) { _ in
+            CBORStorageHeader(bytes: bytes, tapeCount: tapeCount)
+        }
+        let storage = unsafeDowncast(buffer, to: CBORStorage.self)
+        storage.withUnsafeMutablePointerToElements { fill($0) }
+        return storage
     }
 
-    @inlinable @inline(__always) func byte(_ offset: Int) -> UInt8 { bytes[bytes.startIndex + offset] }
+    // The header is read through its pointer, not the `header` property: a
+    // class property's every read is checked for exclusive access at run
+    // time (swift_beginAccess), which doubled the cost of reading a value.
+
+    /// The input; item offsets are relative to `bytes.startIndex`.
+    @inlinable var bytes: ArraySlice<UInt8> { withUnsafeMutablePointerToHeader { $0.pointee.bytes } }
+
+    /// Entries on the tape.
+    @inlinable var tapeCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.tapeCount } }
+
+    /// Tape entry `index` (an all-zero entry past the end: the view asks only
+    /// for entries the pass wrote, and a slip must not read other memory).
+    @inlinable @inline(__always) func entry(_ index: Int) -> TapeEntry {
+        guard index >= 0 && index < tapeCount else { return TapeEntry(end: 0, next: 0, count: 0) }
+        return withUnsafeMutablePointerToElements { $0[index] }
+    }
+
+    @inlinable @inline(__always) func byte(_ offset: Int) -> UInt8 {
+        withUnsafeMutablePointerToHeader { $0.pointee.bytes[$0.pointee.bytes.startIndex + offset] }
+    }
 
     /// The bytes at `range` (offsets relative to the start of the input).
     func slice(_ range: Range<Int>) -> ArraySlice<UInt8> {
@@ -50,6 +77,14 @@
 
     /// The head at `offset` of input the decoder accepted: no validation.
     @inlinable @inline(__always) func head(at offset: Int) -> CBORHead { CBORHead(at: offset, byte) }
+}
+
+/// What ``CBORStorage`` keeps before its tape entries.
+@usableFromInline struct CBORStorageHeader {
+    /// The input; item offsets are relative to `bytes.startIndex`.
+    @usableFromInline let bytes: ArraySlice<UInt8>
+    /// Tape entries after the header.
+    @usableFromInline let tapeCount: Int
 }
 
 /// The first bytes of a data item: initial byte and argument (RFC 8949 §3).

@@ -89,7 +89,73 @@ import TrustSuiteSupport
             sources["rfc8949 appendix a"] = entries.compactMap { $0["hex"]?.stringValue.flatMap { BinaryText.hex($0) } }
         }
         sources["cbor working group"] = WorkingGroupVectors.cases.map(\.encoded)
+        sources["generated"] = generated
         return sources
+    }()
+
+    /// Inputs for the pass's own paths: documents whose open items, tape
+    /// entries or logged keys outgrow the stack memory the pass starts in
+    /// (16, 64 and 48), keys that are not canonical leaves after many tape
+    /// entries, and strings in every head width, short form or not, ASCII
+    /// or not, whole or cut short (the string fast path and its fallback).
+    static let generated: [[UInt8]] = {
+        var inputs: [[UInt8]] = []
+        // Maps nested five deep, 15 small-integer keys each before the key
+        // of the next map: 75 keys logged at once. Variants repeat a key of
+        // the innermost map, or of the outermost after the inner ones close.
+        func nestedMaps(_ level: Int, repeatInner: Bool, repeatOuter: Bool) -> [UInt8] {
+            var out: [UInt8] = [0xB8, 17]
+            for key in 0..<15 { out += [UInt8(key), 0xF6] }
+            let value: [UInt8] = level == 1 ? [0x00] : nestedMaps(level - 1, repeatInner: repeatInner, repeatOuter: false)
+            out += [0x18, 0x20]
+            out += value
+            let last: UInt8 = (repeatInner && level == 1) || repeatOuter ? 0x03 : 0x18
+            out += last == 0x03 ? [0x03, 0xF5] : [0x18, 0x21, 0xF5]
+            return out
+        }
+        for (inner, outer) in [(false, false), (true, false), (false, true)] {
+            inputs.append(nestedMaps(5, repeatInner: inner, repeatOuter: outer))
+        }
+        // Nesting past 16 open items, to 40 and past the default depth.
+        for depth in [15, 16, 17, 40, 65] { inputs.append([UInt8](repeating: 0x81, count: depth) + [0x00]) }
+        // More than 64 tape entries: an array of 100 one-item arrays and tags.
+        var hundred: [UInt8] = [0x98, 100]
+        for index in 0..<100 { hundred += index % 2 == 0 ? [0x81, UInt8(index % 24)] : [0xC1, 0x00] }
+        inputs.append(hundred)
+        // After 70 tape entries, a map of 20 array keys (canonicalized, then
+        // a hash set), once distinct and once with a key repeated in a longer head.
+        for repeated in [false, true] {
+            var map: [UInt8] = [0xB4]
+            for key in 0..<20 {
+                let element: [UInt8] = repeated && key == 19 ? [0x18, 0x05] : [UInt8(key)]
+                map += [0x82, 0x81] + element + [0x01, 0x00]
+            }
+            var document: [UInt8] = [0x82, 0x98, 70]
+            for _ in 0..<70 { document += [0x81, 0x00] }
+            inputs.append(document + map)
+        }
+        // Strings: each head width, shortest or not, ASCII or not, whole or cut.
+        let payloads: [[UInt8]] = [[], [0x61], [0x61, 0x62, 0x63], [0xC3, 0xA9], [0xFF, 0x61], Array(repeating: 0x61, count: 30),
+                                   Array(repeating: 0x62, count: 300)]
+        for major: UInt8 in [0x40, 0x60] {
+            for payload in payloads {
+                let n = payload.count
+                var heads: [[UInt8]] = [[major | 24, UInt8(truncatingIfNeeded: n)],
+                                        [major | 25, UInt8(n >> 8), UInt8(truncatingIfNeeded: n)],
+                                        [major | 26, 0, 0, UInt8(n >> 8), UInt8(truncatingIfNeeded: n)]]
+                if n < 24 { heads.append([major | UInt8(n)]) }
+                for head in heads where n < 256 || head.count > 2 {
+                    inputs.append(head + payload)
+                    var inMap: [UInt8] = [0xA1]
+                    inMap += head
+                    inMap += payload
+                    inMap.append(0x00)
+                    inputs.append(inMap)
+                    if n > 0 { inputs.append(head + payload.dropLast()) }
+                }
+            }
+        }
+        return inputs
     }()
 
     /// CBOR in a vector file: hex under keys ending in `Hex`, base64 App
@@ -150,7 +216,7 @@ import TrustSuiteSupport
     /// Each source is read, and no source is empty.
     @Test func everySourceIsRead() {
         for name in ["corpus FuzzCBOR", "corpus FuzzCBORCTAP2", "corpus FuzzCBORDeterministic", "corpus FuzzCBORDifferential",
-                     "fixtures cbor", "fixtures app-attest"] {
+                     "fixtures cbor", "fixtures app-attest", "generated"] {
             #expect((Self.sources[name]?.count ?? 0) > 10, "\(name): \(Self.sources[name]?.count ?? 0) inputs")
         }
         if Locations.externalAvailable {
@@ -161,7 +227,7 @@ import TrustSuiteSupport
 
     static var sourceNames: [String] { ["corpus FuzzCBOR", "corpus FuzzCBORCTAP2", "corpus FuzzCBORDeterministic",
                                         "corpus FuzzCBORDifferential", "fixtures cbor", "fixtures app-attest",
-                                        "rfc8949 appendix a", "cbor working group", "mutants"] }
+                                        "rfc8949 appendix a", "cbor working group", "generated", "mutants"] }
 
     /// The two decoders agree on every input of `source` in every configuration.
     @Test(arguments: sourceNames)

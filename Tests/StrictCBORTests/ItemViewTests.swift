@@ -70,14 +70,14 @@ import TrustSuiteSupport
         var bytes: [UInt8] = [0x99, 0x03, 0xE8]
         for _ in 0..<1000 { bytes += [0x99, 0x03, 0xE8] + [UInt8](repeating: 0x07, count: 1000) }
         let item = try CBORDecoder(mode: .wellFormed).decode(bytes)
-        #expect(item.storage.tape.count == 1001)
+        #expect(item.storage.tapeCount == 1001)
         let sum = item.arrayValue?.reduce(0) { total, inner in
             total + (inner.arrayValue?.reduce(0) { $0 + ((try? $1.int64Value()) ?? 0) } ?? 0)
         }
         #expect(sum == 7_000_000)
         // Leaves and empty definite containers need no entry at all.
-        #expect(try CBORDecoder().decode([0x83, 0x80, 0xA0, 0x40]).storage.tape.count == 1)
-        #expect(try CBORDecoder().decode([0x01]).storage.tape.isEmpty)
+        #expect(try CBORDecoder().decode([0x83, 0x80, 0xA0, 0x40]).storage.tapeCount == 1)
+        #expect(try CBORDecoder().decode([0x01]).storage.tapeCount == 0)
     }
 
     @Test func treeConversionAndEncodingAgree() throws {
