@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Side by side, in one run on this machine, on the same payload files:
-#   StrictCBOR (release): its structural pass, CBORDecoder(mode: .wellFormed)
-#     .decode, and that decode plus reading every value through the view;
+#   StrictCBOR (release): CBORDecoder(mode: .wellFormed).validate (every
+#     check, no result: what Valid does), its structural pass (.decode,
+#     which also builds the tape), and that decode plus reading every value
+#     through the view;
 #   fxamacker/cbor 2.4 (Debian's golang-github-fxamacker-cbor-dev, Debian's
 #     Go, GOMAXPROCS=1): cbor.Valid and cbor.Unmarshal into interface{};
 #   libcbor 0.8 (Debian's libcbor-dev): cbor_load (the item tree) and the
@@ -100,15 +102,16 @@ awk -v passes="$passes" '
     function cell(d, p) { return ((d SUBSEP p) in best) ? sprintf("%.2f", best[d, p] / items[p]) : "-" }
     function ratio(a, b, p) { return ((a SUBSEP p) in best && (b SUBSEP p) in best) ? sprintf("%.2fx", best[a, p] / best[b, p]) : "-" }
     END {
-        split("strictcbor-pass fxamacker-valid libcbor-lexer strictcbor-read fxamacker-unmarshal libcbor-load cbor2", d, " ")
+        split("strictcbor-validate strictcbor-pass fxamacker-valid libcbor-lexer strictcbor-read fxamacker-unmarshal libcbor-load cbor2", d, " ")
         printf "%-24s %10s %9s", "payload", "bytes", "items"
-        for (i = 1; i <= 7; i++) printf " %19s", d[i]
-        printf " %12s %12s\n", "valid/pass", "unmarsh/read"
+        for (i = 1; i <= 8; i++) printf " %19s", d[i]
+        printf " %14s %12s %12s\n", "valid/validate", "valid/pass", "unmarsh/read"
         for (i = 1; i <= n; i++) {
             p = order[i]
             printf "%-24s %10d %9d", p, size[p], items[p]
-            for (j = 1; j <= 7; j++) printf " %19s", cell(d[j], p)
-            printf " %12s %12s\n", ratio("fxamacker-valid", "strictcbor-pass", p), ratio("fxamacker-unmarshal", "strictcbor-read", p)
+            for (j = 1; j <= 8; j++) printf " %19s", cell(d[j], p)
+            printf " %14s %12s %12s\n", ratio("fxamacker-valid", "strictcbor-validate", p), ratio("fxamacker-valid", "strictcbor-pass", p),
+                ratio("fxamacker-unmarshal", "strictcbor-read", p)
         }
         print ""
         print "per decode (µs), payloads under 16 KB:"
@@ -116,7 +119,7 @@ awk -v passes="$passes" '
             p = order[i]
             if (size[p] >= 16384) continue
             printf "  %-24s", p
-            for (j = 1; j <= 7; j++) if ((d[j] SUBSEP p) in best) printf " %s %.3f", d[j], best[d[j], p] / 1000
+            for (j = 1; j <= 8; j++) if ((d[j] SUBSEP p) in best) printf " %s %.3f", d[j], best[d[j], p] / 1000
             printf "\n"
         }
         print ""

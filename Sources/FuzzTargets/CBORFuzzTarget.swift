@@ -51,7 +51,34 @@ public enum FuzzTargets {
     ///   accepted when the default refuses it; with the depth limit raised to
     ///   ``CBORLimits/hardMaxDepth`` an input accepted by default is accepted
     ///   the same, and one refused for anything but depth is refused with
-    ///   the same error.
+    ///   the same error;
+    /// - `validate` gives `decode`'s verdict, and its error (code, offset and
+    ///   reason), in every mode and option (its quick path decides most
+    ///   wellFormed inputs without the full pass).
+    /// `decoder.validate(bytes)` against the decode's `outcome`.
+    static func checkValidate(_ bytes: [UInt8], _ decoder: CBORDecoder, _ outcome: Result<CBORItem, CBORError>,
+                              _ label: String, into problems: inout [String]) {
+        let validated: CBORError?
+        do throws(CBORError) {
+            try decoder.validate(bytes)
+            validated = nil
+        } catch {
+            validated = error
+        }
+        switch (outcome, validated) {
+        case (.success, nil):
+            break
+        case (.success, let error?):
+            problems.append("\(label): validate refused an accepted input with \(error)")
+        case (.failure(let error), nil):
+            problems.append("\(label): validate accepted an input decode refused with \(error)")
+        case (.failure(let error), let other?):
+            if error != other || error.reason != other.reason {
+                problems.append("\(label): validate said \(other), decode \(error)")
+            }
+        }
+    }
+
     public static func cbor(_ bytes: [UInt8]) -> [String] {
         var problems: [String] = []
         var values: [CBORMode: CBORItem] = [:]
@@ -59,6 +86,7 @@ public enum FuzzTargets {
             let outcome = decode(bytes, CBORDecoder(mode: mode), mode.rawValue, into: &problems)
             if case .success(let item) = outcome { values[mode] = item }
             let checked = decode(bytes, CBORDecoder(mode: mode, tagValidity: true), "\(mode.rawValue)+tagValidity", into: &problems)
+            checkValidate(bytes, CBORDecoder(mode: mode), outcome, mode.rawValue, into: &problems)
             switch (outcome, checked) {
             case (.success(let item), .success(let other)) where CBOREncoder.canonical(item) != CBOREncoder.canonical(other):
                 problems.append("\(mode.rawValue): tagValidity read the input differently")
@@ -70,6 +98,7 @@ public enum FuzzTargets {
                 break
             }
             let deep = CBORDecoder(mode: mode, limits: CBORLimits(maxDepth: CBORLimits.hardMaxDepth))
+            checkValidate(bytes, CBORDecoder(mode: mode, tagValidity: true), checked, "\(mode.rawValue)+tagValidity", into: &problems)
             switch (outcome, decode(bytes, deep, "\(mode.rawValue)+maxDepth", into: &problems)) {
             case (.success(let item), .success(let other)) where CBOREncoder.canonical(item) != CBOREncoder.canonical(other):
                 problems.append("\(mode.rawValue): a raised depth limit read the input differently")

@@ -12,7 +12,20 @@ public enum CBORMode: String, Sendable, Hashable, CaseIterable, Codable {
     case ctap2
 
     /// Whether the §4.2.1 rules (shortest form, sorted keys, definite lengths) apply.
-    public var isDeterministic: Bool { self != .wellFormed }
+    public var isDeterministic: Bool {
+        // A switch, not `!=`: for an enum with raw values `!=` can resolve to
+        // RawRepresentable's, which compares the strings (about 20 instructions).
+        switch self {
+        case .wellFormed: false
+        case .deterministic, .ctap2: true
+        }
+    }
+
+    /// `self == .ctap2`, without comparing raw values (see ``isDeterministic``).
+    var isCTAP2: Bool {
+        if case .ctap2 = self { return true }
+        return false
+    }
 }
 
 /// Resource limits of the decoder. Every default is a named constant with the
@@ -60,6 +73,6 @@ public struct CBORLimits: Sendable, Hashable {
 
     /// The default limits for `mode` (ctap2 lowers the depth to 4).
     public static func defaults(for mode: CBORMode) -> CBORLimits {
-        mode == .ctap2 ? CBORLimits(maxDepth: ctap2MaxDepth) : CBORLimits()
+        mode.isCTAP2 ? CBORLimits(maxDepth: ctap2MaxDepth) : CBORLimits()
     }
 }

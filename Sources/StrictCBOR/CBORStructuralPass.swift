@@ -135,7 +135,7 @@ struct StructuralPass {
         self.limits = limits
         self.tagValidity = tagValidity
         self.deterministic = mode.isDeterministic
-        self.ctap2 = mode == .ctap2
+        self.ctap2 = mode.isCTAP2
         self.top = OpenItem(kind: .root, indefinite: false, start: 0, entry: -1, expected: 1)
         self.tape = ScratchStack(tape)
         self.parents = ScratchStack(parents)

@@ -52,7 +52,24 @@ import TrustSuiteSupport
             return "first: consumed \(consumed), canonical \(canonical)\ndiagnostic \(item.diagnostic)"
         }, whole: { _ = try decoder.decode(bytes) }, refusal: { error in
             (error as? StrictCBOR.CBORError).map { "\($0.code.rawValue) at \($0.offset): \($0.reason)" } ?? "\(error)"
-        })
+        }) + "\nvalidate: " + validation(bytes, decoder)
+    }
+
+    /// Whether `validate` says what `decode` says about `bytes` ("same"), or
+    /// both verdicts when they differ. The frozen copy has no `validate`: its
+    /// report says "same", so any difference shows as one.
+    static func validation(_ bytes: [UInt8], _ decoder: StrictCBOR.CBORDecoder) -> String {
+        func verdict(_ body: () throws(StrictCBOR.CBORError) -> Void) -> String {
+            do throws(StrictCBOR.CBORError) {
+                try body()
+                return "accepted"
+            } catch {
+                return "\(error.code.rawValue) at \(error.offset): \(error.reason)"
+            }
+        }
+        let validated = verdict { () throws(StrictCBOR.CBORError) in try decoder.validate(bytes) }
+        let decoded = verdict { () throws(StrictCBOR.CBORError) in _ = try decoder.decode(bytes) }
+        return validated == decoded ? "same" : "validate \(validated), decode \(decoded)"
     }
 
     /// The same from the frozen copy.
@@ -66,7 +83,7 @@ import TrustSuiteSupport
             return "first: consumed \(consumed), canonical \(canonical)\ndiagnostic \(item.diagnostic)"
         }, whole: { _ = try decoder.decode(bytes) }, refusal: { error in
             (error as? StrictCBORFrozen.CBORError).map { "\($0.code.rawValue) at \($0.offset): \($0.reason)" } ?? "\(error)"
-        })
+        }) + "\nvalidate: same"
     }
 
     /// Every CBOR input the project has, by source.
@@ -154,6 +171,59 @@ import TrustSuiteSupport
                     if n > 0 { inputs.append(head + payload.dropLast()) }
                 }
             }
+        }
+        inputs += quickValidationInputs
+        return inputs
+    }()
+
+    /// Inputs for the edges of `CBORDecoder.validate`'s quick path
+    /// (`QuickValidation`): maps of 16 and 17 pairs, duplicates among every
+    /// kind of key it compares and the kinds it leaves to the full pass,
+    /// 80 keys open at once (its log holds 64), nesting past its 32 frames,
+    /// and the refusals it makes itself (counts and lengths beyond the
+    /// limit or the input, heads cut short, depth), plus trailing bytes.
+    static let quickValidationInputs: [[UInt8]] = {
+        var inputs: [[UInt8]] = [[], [0x9B, 0x00, 0x00, 0x42, 0xFA, 0x42, 0xFA, 0x42, 0xFA, 0x42],
+                                 [0xBB, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01], [0x9A, 0x00, 0x02, 0x00, 0x01],
+                                 [0x83, 0x01, 0x02], [0xA2, 0x01, 0x02, 0x03], [0x5A, 0xFF, 0xFF, 0xFF, 0x00, 0x00],
+                                 [0x19, 0x01], [0x82, 0x19], [0x00, 0x00], [0xA1, 0x00, 0x00, 0xFF], [0xF8, 0x1F], [0xF8, 0x20],
+                                 [0xC1, 0xC1, 0x00], [0x1C], [0xA1, 0xC1, 0x00, 0x00], [0xA1, 0x80, 0x00], [0x5F, 0x41, 0x00, 0xFF]]
+        func text(_ string: String) -> [UInt8] { [0x60 | UInt8(string.utf8.count)] + Array(string.utf8) }
+        // Maps of 16 and 17 text keys, distinct or with the last repeating the first.
+        for pairs in [16, 17] {
+            for repeated in [false, true] {
+                var map: [UInt8] = [0xA0 + UInt8(pairs)]
+                for key in 0..<pairs { map += text(repeated && key == pairs - 1 ? "k0" : "k\(key)") + [0xF6] }
+                inputs.append(map)
+            }
+        }
+        // Pairs of keys, each in a one-pair-then-another map: the same key
+        // twice, or two keys the full pass takes as equal or not.
+        let keys: [[UInt8]] = [[0x01], [0x18, 0x01], [0x18, 0x18], [0x19, 0x00, 0x18], [0x20], [0x38, 0x20],
+                               [0xF4], [0xF7], [0xF8, 0x20], [0xF9, 0x3C, 0x00], [0xFA, 0x3F, 0x80, 0x00, 0x00],
+                               text(""), text("é"), text("aaaaaaaaaa"), text("aaaaaaaaab"), [0x40], [0x41, 0x61], [0x58, 0x01, 0x61],
+                               [0x1B, 0, 0, 0, 1, 0, 0, 0, 0], [0x1B, 0, 0, 0, 0, 0, 0, 0, 1], [0x7F, 0x61, 0x61, 0xFF], [0xC1, 0x01]]
+        for first in keys {
+            for second in keys { inputs.append([0xA2] + first + [0x00] + second + [0x00]) }
+        }
+        // Keys inside values inside maps: the inner map's keys are dropped when it closes.
+        inputs.append([0xA2, 0x01, 0xA1, 0x02, 0x00, 0x02, 0x00])
+        inputs.append([0xA2, 0x01, 0xA1, 0x02, 0x00, 0x01, 0x00])
+        inputs.append([0xA2, 0x01, 0x81, 0xA2, 0x01, 0x00, 0x01, 0x00, 0x02, 0x00])
+        // Five maps of 16 pairs nested: 80 keys open at once.
+        func nested(_ level: Int, repeatInner: Bool) -> [UInt8] {
+            var out: [UInt8] = [0xB0]
+            for key in 0..<15 { out += [0x18, UInt8(24 + key), 0x00] }
+            out += [0x18, 0x40]
+            out += level == 1 ? [repeatInner ? 0xA2 : 0xA1, 0x01, 0x00] + (repeatInner ? [0x01, 0x00] : []) : nested(level - 1, repeatInner: repeatInner)
+            return out
+        }
+        inputs += [nested(5, repeatInner: false), nested(5, repeatInner: true)]
+        // Nesting at and past its 32 frames, with tags and maps among the arrays.
+        for depth in [31, 32, 33, 63, 64] {
+            var deep: [UInt8] = []
+            for level in 0..<depth { deep += level % 3 == 0 ? [0xC6] : level % 3 == 1 ? [0xA1, 0x00] : [0x81] }
+            inputs.append(deep + [0x00])
         }
         return inputs
     }()
