@@ -149,6 +149,28 @@ enum QuickValidation {
             // A one-byte integer outside a map (a run of them in an array is
             // the commonest item of all) needs no more than that.
             if initial & 0xDF < 0x18 && !isMap {
+            } else if initial &- 0x40 < 0x1A && !isMap {
+                // A byte string outside a map whose length is in the initial
+                // byte or the one or two after it: its end in as few
+                // dependent steps as possible (the next head's offset waits
+                // on it; the general path spills the length to memory).
+                var length = Int(initial & 0x1F)
+                if length >= 24 {
+                    let room = end &- position
+                    if length == 24 {
+                        guard _fastPath(room >= 1) else { return refuse(&refusal, .headOverInput(start: start, width: 1, left: room)) }
+                        length = Int(base[position])
+                        position &+= 1
+                    } else {
+                        guard _fastPath(room >= 2) else { return refuse(&refusal, .headOverInput(start: start, width: 2, left: room)) }
+                        length = Int(UInt16(bigEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt16.self)))
+                        position &+= 2
+                    }
+                }
+                guard _fastPath(length <= end &- position) else {
+                    return refuse(&refusal, .lengthOverInput(start: start, length: UInt64(length), left: end &- position))
+                }
+                position &+= length
             } else {
                 let major = initial >> 5
                 let info = initial & 0x1F
