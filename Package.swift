@@ -204,7 +204,7 @@ let package = Package(
         .testTarget(
             name: "LocalAuthorizationTests",
             dependencies: [
-                "LocalAuthorization", "KeychainAccessControl",
+                "LocalAuthorization", "KeychainAccessControl", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -65,7 +65,9 @@ final class RunningExampleServer: Sendable {
         configuration.flaws = flaws
         let server = try ExampleServer(configuration)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let task = Task {
+        // On a thread of its own: tests that block the cooperative pool
+        // beside it would otherwise stall its answers past the deadlines.
+        let task = Task(executorPreference: DedicatedThreadExecutor.shared) {
             defer { continuation.finish() }
             try await server.run { port in continuation.yield(port) }
         }

@@ -98,12 +98,12 @@ import TestSupport
         case "idle":
             break
         case "header":
-            for byte in head.utf8 where client.send([byte]) { sent += 1; usleep(200_000) }
+            for byte in head.utf8 where client.send([byte]) { sent += 1; try await Task.sleep(for: .milliseconds(200)) }
         default:
             let bearer = try await team.jwt()
             _ = client.send(Array((head + "Authorization: Bearer \(bearer)\r\nContent-Length: 100000\r\n\r\n").utf8))
             // At most 60 bytes (12 s): with no body limit the connection would stay open.
-            while sent < 60, client.send([0x20]) { sent += 1; usleep(200_000) }
+            while sent < 60, client.send([0x20]) { sent += 1; try await Task.sleep(for: .milliseconds(200)) }
         }
         let closed = client.waitForClose(seconds: 15)
         let elapsed = ContinuousClock.now - started
@@ -128,10 +128,10 @@ import TestSupport
         let bearer = try await team.jwt()
         #expect(client.send(Array(("POST /v1/update_two_bits HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(bearer)\r\n"
             + "Content-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"device_token\":").utf8)))
-        usleep(300_000)
+        try await Task.sleep(for: .milliseconds(300))
         let started = ContinuousClock.now
         service.process.terminate()
-        while service.process.isRunning && ContinuousClock.now - started < .seconds(20) { usleep(10_000) }
+        while service.process.isRunning && ContinuousClock.now - started < .seconds(20) { try await Task.sleep(for: .milliseconds(10)) }
         let elapsed = ContinuousClock.now - started
         #expect(!service.process.isRunning, "still running \(elapsed) after SIGTERM")
         #expect(elapsed < .seconds(4), "took \(elapsed)")

@@ -230,18 +230,24 @@ var currentMonth: String {
                              body: request(try team.token(device), ",\"bit0\":\(round % 2 == 0)")) == (200, ""))
             // Other devices: any token Apple's format does not name stands for a device of its own.
             let tokens = (0..<40).map { _ in Data((0..<48).map { _ in UInt8.random(in: 0...255) }).base64EncodedString() }
-            let flood = Task.detached {
+            // The flood runs on a dispatch thread, not the cooperative pool,
+            // and the wait below sleeps without holding a pool thread: a
+            // blocking wait on CI's loaded machine starved the flood, which
+            // then had nothing acknowledged before the kill.
+            let flooded = DispatchGroup()
+            flooded.enter()
+            DispatchQueue.global().async {
                 for token in tokens where (try? curl(url + "update_two_bits", bearer: bearer, body: request(token, ",\"bit1\":true")))?.0 == 200 {
                     acknowledged.append(token)
                 }
+                flooded.leave()
             }
-            // Kill once the flood has had updates acknowledged, however slow the
-            // machine: a fixed sleep left nothing acknowledged on a loaded CI machine.
+            // Kill once the flood has had updates acknowledged, however slow the machine.
             let before = acknowledged.items.count
             let deadline = ContinuousClock.now + .seconds(60)
-            while acknowledged.items.count < before + 3 && ContinuousClock.now < deadline { usleep(20_000) }
+            while acknowledged.items.count < before + 3 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
             service.crash()
-            _ = await flood.result
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in flooded.notify(queue: .global()) { done.resume() } }
             let data = try Data(contentsOf: state)
             #expect((try? JSONSerialization.jsonObject(with: data)) != nil, "round \(round): state file does not parse")
         }

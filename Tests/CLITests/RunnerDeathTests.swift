@@ -6,7 +6,7 @@ import TestSupport
 /// parent-death signal does (the audit found a hung adapter alive after its
 /// runner was SIGKILLed).
 @Suite struct RunnerDeathTests {
-    @Test func aSIGKILLedRunnerTakesItsHungAdapterWithIt() throws {
+    @Test func aSIGKILLedRunnerTakesItsHungAdapterWithIt() async throws {
         let marker = "hung-adapter-\(UUID().uuidString)"
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("\(marker).py")
         // Says hello, then hangs on the first request, ignoring SIGTERM and stdin closing.
@@ -29,14 +29,14 @@ import TestSupport
         try runner.run()
         let started = ContinuousClock.now
         // Killed once the adapter has read its first request and hangs.
-        while !FileManager.default.fileExists(atPath: ready) && ContinuousClock.now - started < .seconds(30) { usleep(20_000) }
+        while !FileManager.default.fileExists(atPath: ready) && ContinuousClock.now - started < .seconds(30) { try await Task.sleep(for: .milliseconds(20)) }
         #expect(FileManager.default.fileExists(atPath: ready), "the adapter got its first request")
         #expect(!Processes.mentioning(marker).isEmpty, "the adapter runs")
         kill(runner.processIdentifier, SIGKILL)
         let killed = ContinuousClock.now
         // Bounded (never waitUntilExit): the test must end even if something stays.
-        while runner.isRunning && ContinuousClock.now - killed < .seconds(5) { usleep(20_000) }
-        while !Processes.mentioning(marker).isEmpty && ContinuousClock.now - killed < .seconds(5) { usleep(20_000) }
+        while runner.isRunning && ContinuousClock.now - killed < .seconds(5) { try await Task.sleep(for: .milliseconds(20)) }
+        while !Processes.mentioning(marker).isEmpty && ContinuousClock.now - killed < .seconds(5) { try await Task.sleep(for: .milliseconds(20)) }
         let left = Processes.mentioning(marker)
         for line in left { if let pid = Int32(line.prefix { $0 != ":" }) { kill(pid, SIGKILL) } }
         #expect(left == [], "the adapter outlived its SIGKILLed runner")

@@ -1,6 +1,7 @@
 import KeychainAccessControl
 import LocalAuthorization
 import PropertyBased
+import TestSupport
 import Testing
 
 /// Model-based properties of the right lifecycle: random sequences of
@@ -29,8 +30,15 @@ import Testing
     static let requirement = Gen.int(in: 0...(RightRequirement.allCases.count - 1)).map { RightRequirement.allCases[$0] }
     static let events: [DeviceEvent] = [.biometryEnrollmentChanged, .biometryLockout, .unlock, .passcodeRemoved, .passcodeSet, .lock, .reboot]
 
-    /// Bounded: a deadlock in the model fails the test instead of hanging the suite.
+    /// Bounded: a deadlock in the model fails the test instead of hanging the
+    /// suite. Its thousand runs of actor hops go to a thread of their own
+    /// (``DedicatedThreadExecutor``), so tests that block the cooperative
+    /// pool's threads beside it cannot starve it into the limit.
     @Test(.timeLimit(.minutes(2))) func lifecycleFollowsTheTransitionTable() async {
+        await withTaskExecutorPreference(DedicatedThreadExecutor.shared) { await Self.lifecycleProperty() }
+    }
+
+    static func lifecycleProperty() async {
         await propertyCheck(count: 1000, input: Self.requirement, Self.step.array(of: 1...20)) { requirement, steps in
             let environment = AuthorizationEnvironment()
             let store = RightStore(environment: environment)
@@ -44,8 +52,9 @@ import Testing
             let notifications = Collector<RightNotification>()
             let stateStream = await right.states()
             let notificationStream = await environment.notificationStream()
-            let watchStates = Task { for await s in stateStream { await states.add(s) } }
-            let watchNotifications = Task { for await n in notificationStream { await notifications.add(n) } }
+            let executor = DedicatedThreadExecutor.shared
+            let watchStates = Task(executorPreference: executor) { for await s in stateStream { await states.add(s) } }
+            let watchNotifications = Task(executorPreference: executor) { for await n in notificationStream { await notifications.add(n) } }
 
             for step in steps {
                 switch step.kind {
