@@ -1,8 +1,10 @@
 extension CBORDecoder {
     /// Checks that `bytes` is exactly one data item valid in the decoder's
     /// mode, as ``decode(_:)-([UInt8])`` would, without building the result:
-    /// the same rules, the same error (code, offset and reason) for every
-    /// input, and nothing allocated. It answers the question fxamacker/cbor's
+    /// the same rules and the same error (code, offset and reason) for every
+    /// input; a document its quick check decides allocates nothing (non-ASCII
+    /// text is checked by the standard library's UTF-8 validator, as in
+    /// `decode`). It answers the question fxamacker/cbor's
     /// `Valid` answers, with StrictCBOR's checks (UTF-8, duplicate keys,
     /// simple values, limits).
     public func validate(_ bytes: [UInt8]) throws(CBORError) {
