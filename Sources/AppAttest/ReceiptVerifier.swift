@@ -191,7 +191,7 @@ public struct ReceiptVerifier: Sendable {
     ///   intermediate the anchor issued.
     func expectedIntermediate(_ path: [Certificate]) -> Bool {
         let intermediate = path[1]
-        if let anchor = path.last, anchor == AppleRoots.rootCAG3IfParsed {
+        if let anchor = path.last, AppleRoots.isRootCAG3(anchor) {
             return CertificatePath.keyPin(intermediate) == Self.appleReceiptIntermediateKeyPin
         }
         let pinned = trustAnchors.filter { !CertificatePath.isSelfIssued($0) }
