@@ -48,15 +48,23 @@ public struct CBORDecoder: Sendable {
     /// The decode behind the four above, in one layer: the pass, then (when
     /// the item must be `whole` input) the trailing-bytes check, before the
     /// result is made, so that refusal allocates nothing either.
+    /// In wellFormed mode without `tagValidity`, the quick check of
+    /// ``validate(_:)-([UInt8])`` runs first and records the tape as it
+    /// goes; what it leaves undecided goes to the structural pass (as does
+    /// everything when `quick` is false: the tests compare the two tapes).
     @inline(__always)
-    func decode(_ bytes: ArraySlice<UInt8>, whole: Bool) throws(CBORError) -> (value: CBORItem, consumed: Int) {
+    func decode(_ bytes: ArraySlice<UInt8>, whole: Bool, quick: Bool = true) throws(CBORError) -> (value: CBORItem, consumed: Int) {
         let limit = min(limits.maxInputLength, CBORLimits.hardMaxInputLength)
         guard bytes.count <= limit else {
             throw CBORError(.lengthLimitExceeded, at: limit,
                             "input of \(bytes.count) bytes exceeds the limit of \(limit)")
         }
         let result: Result<(storage: CBORStorage, consumed: Int), CBORError> = bytes.withUnsafeBufferPointer { buffer in
-            StructuralPass.withPass(buffer: buffer, input: bytes, mode: mode, limits: limits,
+            if quick, case .wellFormed = mode, !tagValidity,
+               let decided = QuickValidation.decode(buffer, input: bytes, whole: whole, limits: limits) {
+                return decided
+            }
+            return StructuralPass.withPass(buffer: buffer, input: bytes, mode: mode, limits: limits,
                                     tagValidity: tagValidity) { pass in
                 do throws(CBORError) {
                     try pass.run()

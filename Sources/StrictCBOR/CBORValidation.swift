@@ -28,8 +28,9 @@ extension CBORDecoder {
         }
         if case .wellFormed = mode, !tagValidity {
             var refusal = QuickValidation.Refusal.none
+            var tape = QuickValidation.NoTape()
             let consumed = QuickValidation.run(buffer, maxDepth: limits.maxDepth, maxCount: limits.maxContainerCount,
-                                               refusal: &refusal)
+                                               tape: &tape, refusal: &refusal)
             if consumed >= 0 {
                 guard consumed == buffer.count else {
                     return CBORError(.trailingBytes, at: consumed, detail: .trailing(buffer.count - consumed))
@@ -115,24 +116,94 @@ enum QuickValidation {
         }
     }
 
+    /// Where the check records the tape entries of the structural items
+    /// (``TapeEntry``) it opens and closes: nowhere for `validate`, a
+    /// ``ScratchStack`` for `decode`. Specialized and inlined, so `validate`
+    /// pays nothing for it.
+    protocol TapeSink {
+        /// Records the entry of an item with `count` items (pairs of a map,
+        /// 1 for a tag) and returns its index, below ``maxEntries``; -1 when
+        /// the tape is full (the check is then undecided).
+        mutating func open(count: Int) -> Int
+        /// Completes entry `index`: the item ends at `end`, and the entries
+        /// recorded since it are its own.
+        mutating func close(_ index: Int, end: Int)
+    }
+
+    /// Entries the tape may hold here (the index is packed in 24 bits of a
+    /// scratch word); a document with more goes to the full pass.
+    static let maxEntries = 1 << 24
+
+    /// No tape: `validate`.
+    struct NoTape: TapeSink {
+        @inline(__always) func open(count: Int) -> Int { 0 }
+        @inline(__always) func close(_ index: Int, end: Int) {}
+    }
+
+    /// The tape `decode` keeps.
+    struct Tape: TapeSink {
+        var entries: ScratchStack<TapeEntry>
+
+        @inline(__always) mutating func open(count: Int) -> Int {
+            let index = entries.count
+            guard _fastPath(index < QuickValidation.maxEntries) else { return -1 }
+            entries.append(TapeEntry(end: 0, next: 0, count: UInt32(truncatingIfNeeded: count)))
+            return index
+        }
+
+        @inline(__always) func close(_ index: Int, end: Int) {
+            var entry = entries[index]
+            entry.end = UInt32(truncatingIfNeeded: end)
+            entry.next = UInt32(truncatingIfNeeded: entries.count)
+            entries[index] = entry
+        }
+    }
+
+    /// `decode` by this check: the item and the bytes it took, the error,
+    /// or nil when undecided (the full pass decides then).
+    static func decode(_ buffer: UnsafeBufferPointer<UInt8>, input bytes: ArraySlice<UInt8>, whole: Bool,
+                       limits: CBORLimits) -> Result<(storage: CBORStorage, consumed: Int), CBORError>? {
+        withUnsafeTemporaryAllocation(of: TapeEntry.self, capacity: StructuralPass.stackTapeEntries) { memory in
+            var tape = Tape(entries: ScratchStack(memory))
+            defer { tape.entries.release() }
+            var refusal = Refusal.none
+            let consumed = run(buffer, maxDepth: limits.maxDepth, maxCount: limits.maxContainerCount,
+                               tape: &tape, refusal: &refusal)
+            guard consumed >= 0 else {
+                return refusal.error(maxDepth: limits.maxDepth, maxCount: limits.maxContainerCount).map { .failure($0) }
+            }
+            guard !whole || consumed == buffer.count else {
+                return .failure(CBORError(.trailingBytes, at: consumed, detail: .trailing(buffer.count - consumed)))
+            }
+            let count = tape.entries.count
+            let storage = CBORStorage.make(bytes: bytes[..<(bytes.startIndex + consumed)], tapeCount: count) { destination in
+                tape.entries.copy(0..<count, to: destination)
+            }
+            return .success((storage, consumed))
+        }
+    }
+
     /// The length of the one data item at the start of `buffer`; -1 when
     /// undecided, or refused (then `refusal` says why).
-    static func run(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int, maxCount: Int, refusal: inout Refusal) -> Int {
+    @inline(__always)
+    static func run<Sink: TapeSink>(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int, maxCount: Int,
+                                    tape: inout Sink, refusal: inout Refusal) -> Int {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return -1 }
         // Scratch words: the open containers around the innermost one, one
-        // word each (items left << 32 | keyBase << 1 | isMap: no container
-        // expects more items than the input has bytes, below 2^32, and
-        // keyBase is below 64), then the keys of the open maps, one word
-        // each (see the key check below).
+        // word each (items left << 32 | tape entry << 8 | keyBase << 1 |
+        // isMap: no container expects more items than the input has bytes,
+        // below 2^32, the entry is below 2^24 and keyBase at most 64), then
+        // the keys of the open maps, one word each (see the key check below).
         return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: frameCapacity + keyCapacity) { scratch in
             guard let words = scratch.baseAddress else { return -1 }
-            return loop(base, end: buffer.count, maxDepth: maxDepth, maxCount: maxCount, words: words, refusal: &refusal)
+            return loop(base, end: buffer.count, maxDepth: maxDepth, maxCount: maxCount, words: words,
+                        tape: &tape, refusal: &refusal)
         }
     }
 
     @inline(__always)
-    static func loop(_ base: UnsafePointer<UInt8>, end: Int, maxDepth: Int, maxCount: Int,
-                     words: UnsafeMutablePointer<UInt64>, refusal: inout Refusal) -> Int {
+    static func loop<Sink: TapeSink>(_ base: UnsafePointer<UInt8>, end: Int, maxDepth: Int, maxCount: Int,
+                                     words: UnsafeMutablePointer<UInt64>, tape: inout Sink, refusal: inout Refusal) -> Int {
         let keys = words + frameCapacity
         var position = 0
         // The innermost open container: items still expected (a map counts
@@ -143,6 +214,8 @@ enum QuickValidation {
         var keyBase = 0
         var keyCount = 0
         var depth = 0
+        // The innermost open container's tape entry.
+        var entry = 0
         while true {
             guard _fastPath(position < end) else { return -1 }
             let start = position
@@ -212,6 +285,7 @@ enum QuickValidation {
                             return -1
                         }
                         var opened = 1
+                        var entryCount = 1
                         let map = major == 5
                         if major != 6 {
                             guard _fastPath(argument <= UInt64(maxCount)) else {
@@ -224,12 +298,16 @@ enum QuickValidation {
                                 return -1
                             }
                             if map && argument > UInt64(maxLinearPairs) { return -1 }
-                            opened = map ? Int(argument) &* 2 : Int(argument)
+                            entryCount = Int(argument)
+                            opened = map ? entryCount &* 2 : entryCount
                         }
                         if opened > 0 {
                             guard _fastPath(depth < frameCapacity) else { return -1 }
-                            words[depth] = UInt64(left) &<< 32 | UInt64(keyBase) &<< 1 | (isMap ? 1 : 0)
+                            let opening = tape.open(count: entryCount)
+                            guard _fastPath(opening >= 0) else { return -1 }
+                            words[depth] = UInt64(left) &<< 32 | UInt64(entry) &<< 8 | UInt64(keyBase) &<< 1 | (isMap ? 1 : 0)
                             depth &+= 1
+                            entry = opening
                             left = opened
                             isMap = map
                             keyBase = keyCount
@@ -314,12 +392,14 @@ enum QuickValidation {
             left &-= 1
             while left == 0 {
                 if depth == 0 { return position }
+                tape.close(entry, end: position)
                 depth &-= 1
                 keyCount = keyBase
                 let packed = words[depth]
                 left = Int(truncatingIfNeeded: packed &>> 32) &- 1
                 isMap = packed & 1 == 1
-                keyBase = Int(truncatingIfNeeded: packed & 0xFFFF_FFFF) &>> 1
+                keyBase = Int(truncatingIfNeeded: packed &>> 1 & 0x7F)
+                entry = Int(truncatingIfNeeded: packed &>> 8 & 0xFF_FFFF)
             }
         }
     }
