@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import StrictCBOR
+@_spi(Oracle) import StrictCBOR
 
 /// Fuzz oracles shared by the libFuzzer harnesses in `Fuzz/` and by the
 /// `swift test` replay of `Fuzz/Corpus` and `Fuzz/FailCases`.
@@ -54,8 +54,10 @@ public enum FuzzTargets {
     ///   the same error;
     /// - in wellFormed mode, `validate` gives `decode`'s verdict and its error
     ///   (code, offset and reason): its quick path decides most wellFormed
-    ///   inputs without the full pass.
-    /// `decoder.validate(bytes)` against the decode's `outcome`.
+    ///   inputs without the full pass; and `decode`, which runs that quick
+    ///   check first and records the tape as it goes, gives the structural
+    ///   pass's verdict, error, and tape entry for entry.
+    /// `decoder.validate(bytes)` and the pass alone against the decode's `outcome`.
     static func checkValidate(_ bytes: [UInt8], _ decoder: CBORDecoder, _ outcome: Result<CBORItem, CBORError>,
                               _ label: String, into problems: inout [String]) {
         let validated: CBORError?
@@ -64,6 +66,16 @@ public enum FuzzTargets {
             validated = nil
         } catch {
             validated = error
+        }
+        switch (outcome, Result { () throws(CBORError) in try decoder.decodeByStructuralPass(bytes) }) {
+        case (.success(let item), .success(let other)):
+            if item.documentTape != other.documentTape { problems.append("\(label): the quick decode's tape is not the pass's") }
+        case (.failure(let error), .failure(let other)):
+            if error != other || error.reason != other.reason { problems.append("\(label): decode said \(error), the pass \(other)") }
+        case (.success, .failure(let other)):
+            problems.append("\(label): decode accepted an input the pass refused with \(other)")
+        case (.failure(let error), .success):
+            problems.append("\(label): decode refused an input the pass accepts, with \(error)")
         }
         switch (outcome, validated) {
         case (.success, nil):

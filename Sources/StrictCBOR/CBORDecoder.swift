@@ -45,6 +45,12 @@ public struct CBORDecoder: Sendable {
         try decode(bytes, whole: true).value
     }
 
+    /// ``decode(_:)-([UInt8])`` by the structural pass alone, never the
+    /// quick check: for the fuzz oracle, which compares the two.
+    @_spi(Oracle) public func decodeByStructuralPass(_ bytes: [UInt8]) throws(CBORError) -> CBORItem {
+        try decode(bytes[...], whole: true, quick: false).value
+    }
+
     /// The decode behind the four above, in one layer: the pass, then (when
     /// the item must be `whole` input) the trailing-bytes check, before the
     /// result is made, so that refusal allocates nothing either.

@@ -69,6 +69,16 @@ public struct CBORItem: Sendable {
         }
     }
 
+    /// The document's tape, each entry as its end, next and count (see
+    /// ``TapeEntry``): for the fuzz oracle, which compares the tapes of the
+    /// quick check and the structural pass.
+    @_spi(Oracle) public var documentTape: [UInt32] {
+        (0..<storage.tapeCount).flatMap { index in
+            let entry = storage.entry(index)
+            return [entry.end, entry.next, entry.count]
+        }
+    }
+
     /// The RFC 8949 major type (0–7).
     @inlinable public var majorType: UInt8 { storage.byte(offset) >> 5 }
 
