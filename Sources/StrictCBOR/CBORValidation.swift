@@ -122,8 +122,7 @@ enum QuickValidation {
     /// pays nothing for it.
     protocol TapeSink {
         /// Records the entry of an item with `count` items (pairs of a map,
-        /// 1 for a tag) and returns its index, below ``maxEntries``; -1 when
-        /// the tape is full (the check is then undecided).
+        /// 1 for a tag) and returns its index, below ``maxEntries``.
         mutating func open(count: Int) -> Int
         /// Completes entry `index`: the item ends at `end`, and the entries
         /// recorded since it are its own.
@@ -131,7 +130,7 @@ enum QuickValidation {
     }
 
     /// Entries the tape may hold here (the index is packed in 24 bits of a
-    /// scratch word); a document with more goes to the full pass.
+    /// scratch word): longer inputs, which could have more, go to the full pass.
     static let maxEntries = 1 << 24
 
     /// No tape: `validate`.
@@ -145,8 +144,10 @@ enum QuickValidation {
         var entries: ScratchStack<TapeEntry>
 
         @inline(__always) mutating func open(count: Int) -> Int {
+            // Below maxEntries: `decode` takes inputs of at most maxEntries
+            // bytes here, and each item with an entry has a head byte of its
+            // own and holds another item.
             let index = entries.count
-            guard _fastPath(index < QuickValidation.maxEntries) else { return -1 }
             entries.append(TapeEntry(end: 0, next: 0, count: UInt32(truncatingIfNeeded: count)))
             return index
         }
@@ -163,7 +164,8 @@ enum QuickValidation {
     /// or nil when undecided (the full pass decides then).
     static func decode(_ buffer: UnsafeBufferPointer<UInt8>, input bytes: ArraySlice<UInt8>, whole: Bool,
                        limits: CBORLimits) -> Result<(storage: CBORStorage, consumed: Int), CBORError>? {
-        withUnsafeTemporaryAllocation(of: TapeEntry.self, capacity: StructuralPass.stackTapeEntries) { memory in
+        guard buffer.count <= maxEntries else { return nil }
+        return withUnsafeTemporaryAllocation(of: TapeEntry.self, capacity: StructuralPass.stackTapeEntries) { memory in
             var tape = Tape(entries: ScratchStack(memory))
             defer { tape.entries.release() }
             var refusal = Refusal.none
@@ -177,7 +179,7 @@ enum QuickValidation {
             }
             let count = tape.entries.count
             let storage = CBORStorage.make(bytes: bytes[..<(bytes.startIndex + consumed)], tapeCount: count) { destination in
-                tape.entries.copy(0..<count, to: destination)
+                destination.initialize(from: tape.entries.base, count: count)
             }
             return .success((storage, consumed))
         }
@@ -304,7 +306,6 @@ enum QuickValidation {
                         if opened > 0 {
                             guard _fastPath(depth < frameCapacity) else { return -1 }
                             let opening = tape.open(count: entryCount)
-                            guard _fastPath(opening >= 0) else { return -1 }
                             words[depth] = UInt64(left) &<< 32 | UInt64(entry) &<< 8 | UInt64(keyBase) &<< 1 | (isMap ? 1 : 0)
                             depth &+= 1
                             entry = opening
