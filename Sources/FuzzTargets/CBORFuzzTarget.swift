@@ -54,10 +54,12 @@ public enum FuzzTargets {
     ///   the same error;
     /// - in wellFormed mode, `validate` gives `decode`'s verdict and its error
     ///   (code, offset and reason): its quick path decides most wellFormed
-    ///   inputs without the full pass; and `decode`, which runs that quick
-    ///   check first and records the tape as it goes, gives the structural
-    ///   pass's verdict, error, and tape entry for entry.
-    /// `decoder.validate(bytes)` and the pass alone against the decode's `outcome`.
+    ///   inputs without the full pass; and what that quick check decides
+    ///   when `decode` runs it first (recording the tape as it goes) is the
+    ///   structural pass's verdict, error, and tape entry for entry (what it
+    ///   leaves undecided, `decode` hands to the pass itself).
+    /// `decoder.validate(bytes)` against the decode's `outcome`, and the
+    /// quick check alone against the pass alone.
     static func checkValidate(_ bytes: [UInt8], _ decoder: CBORDecoder, _ outcome: Result<CBORItem, CBORError>,
                               _ label: String, into problems: inout [String]) {
         let validated: CBORError?
@@ -67,15 +69,17 @@ public enum FuzzTargets {
         } catch {
             validated = error
         }
-        switch (outcome, Result { () throws(CBORError) in try decoder.decodeByStructuralPass(bytes) }) {
-        case (.success(let item), .success(let other)):
-            if item.documentTape != other.documentTape { problems.append("\(label): the quick decode's tape is not the pass's") }
-        case (.failure(let error), .failure(let other)):
-            if error != other || error.reason != other.reason { problems.append("\(label): decode said \(error), the pass \(other)") }
-        case (.success, .failure(let other)):
-            problems.append("\(label): decode accepted an input the pass refused with \(other)")
-        case (.failure(let error), .success):
-            problems.append("\(label): decode refused an input the pass accepts, with \(error)")
+        if let quick = decoder.decodeByQuickCheck(bytes) {
+            switch (quick, Result { () throws(CBORError) in try decoder.decodeByStructuralPass(bytes) }) {
+            case (.success(let item), .success(let other)):
+                if !item.hasTheTape(of: other) { problems.append("\(label): the quick decode's tape is not the pass's") }
+            case (.failure(let error), .failure(let other)):
+                if error != other || error.reason != other.reason { problems.append("\(label): the quick check said \(error), the pass \(other)") }
+            case (.success, .failure(let other)):
+                problems.append("\(label): the quick check accepted an input the pass refused with \(other)")
+            case (.failure(let error), .success):
+                problems.append("\(label): the quick check refused an input the pass accepts, with \(error)")
+            }
         }
         switch (outcome, validated) {
         case (.success, nil):
@@ -93,10 +97,20 @@ public enum FuzzTargets {
 
     public static func cbor(_ bytes: [UInt8]) -> [String] {
         var problems: [String] = []
-        var values: [CBORMode: CBORItem] = [:]
+        // Each accepted value's canonical encoding, made once: values are
+        // compared by it (NaN != NaN under ==).
+        var canonical: [CBORMode: [UInt8]] = [:]
+        var wellFormedItem: CBORItem?
         for mode in CBORMode.allCases {
             let outcome = decode(bytes, CBORDecoder(mode: mode), mode.rawValue, into: &problems)
-            if case .success(let item) = outcome { values[mode] = item }
+            let encoded: [UInt8]?
+            if case .success(let item) = outcome {
+                encoded = CBOREncoder.canonical(item)
+                if case .wellFormed = mode { wellFormedItem = item }
+            } else {
+                encoded = nil
+            }
+            canonical[mode] = encoded
             let checked = decode(bytes, CBORDecoder(mode: mode, tagValidity: true), "\(mode.rawValue)+tagValidity", into: &problems)
             // validate has code of its own only in wellFormed mode without
             // tagValidity (QuickValidation); elsewhere it is the pass decode
@@ -104,7 +118,7 @@ public enum FuzzTargets {
             // corpus input, so the harness spends no executions on it.
             if case .wellFormed = mode { checkValidate(bytes, CBORDecoder(mode: mode), outcome, mode.rawValue, into: &problems) }
             switch (outcome, checked) {
-            case (.success(let item), .success(let other)) where CBOREncoder.canonical(item) != CBOREncoder.canonical(other):
+            case (.success, .success(let other)) where encoded != CBOREncoder.canonical(other):
                 problems.append("\(mode.rawValue): tagValidity read the input differently")
             case (.success, .failure(let error)) where error.code != .invalidTagContent:
                 problems.append("\(mode.rawValue): tagValidity refused an accepted input with \(error.code.rawValue)")
@@ -115,7 +129,7 @@ public enum FuzzTargets {
             }
             let deep = CBORDecoder(mode: mode, limits: CBORLimits(maxDepth: CBORLimits.hardMaxDepth))
             switch (outcome, decode(bytes, deep, "\(mode.rawValue)+maxDepth", into: &problems)) {
-            case (.success(let item), .success(let other)) where CBOREncoder.canonical(item) != CBOREncoder.canonical(other):
+            case (.success, .success(let other)) where encoded != CBOREncoder.canonical(other):
                 problems.append("\(mode.rawValue): a raised depth limit read the input differently")
             case (.success, .failure(let error)):
                 problems.append("\(mode.rawValue): a raised depth limit refused an accepted input with \(error.code.rawValue)")
@@ -127,21 +141,18 @@ public enum FuzzTargets {
                 break
             }
         }
-        // Values are compared by canonical encoding: NaN != NaN under ==.
-        let canonical = values.mapValues { CBOREncoder.canonical($0) }
         if let strict = canonical[.ctap2], canonical[.deterministic] != strict {
             problems.append("ctap2 accepted what deterministic rejected or read differently")
         }
-        if let deterministic = values[.deterministic] {
-            if canonical[.wellFormed] != canonical[.deterministic] {
+        if let deterministic = canonical[.deterministic] {
+            if canonical[.wellFormed] != deterministic {
                 problems.append("deterministic accepted what wellFormed rejected or read differently")
             }
-            if CBOREncoder.canonical(deterministic) != bytes {
+            if deterministic != bytes {
                 problems.append("deterministic input does not re-encode to itself")
             }
         }
-        if let value = values[.wellFormed] {
-            let encoded = CBOREncoder.canonical(value)
+        if let value = wellFormedItem, let encoded = canonical[.wellFormed] {
             // The encoder reads the view directly; the tree path must agree
             // (the default depth limit is far below the tree's).
             do {

@@ -51,6 +51,20 @@ public struct CBORDecoder: Sendable {
         try decode(bytes[...], whole: true, quick: false).value
     }
 
+    /// ``decode(_:)-([UInt8])`` by the quick check alone: nil when this
+    /// decoder's configuration is not the quick check's (wellFormed, no
+    /// `tagValidity`) or the check leaves the input undecided, which the
+    /// structural pass then decides. For the fuzz oracle, which compares
+    /// what the check decides with the pass.
+    @_spi(Oracle) public func decodeByQuickCheck(_ bytes: [UInt8]) -> Result<CBORItem, CBORError>? {
+        guard case .wellFormed = mode, !tagValidity,
+              bytes.count <= min(limits.maxInputLength, CBORLimits.hardMaxInputLength) else { return nil }
+        let decided = bytes.withUnsafeBufferPointer { buffer in
+            QuickValidation.decode(buffer, input: bytes[...], whole: true, limits: limits)
+        }
+        return decided?.map { CBORItem(storage: $0.storage, offset: 0, entry: 0) }
+    }
+
     /// The decode behind the four above, in one layer: the pass, then (when
     /// the item must be `whole` input) the trailing-bytes check, before the
     /// result is made, so that refusal allocates nothing either.

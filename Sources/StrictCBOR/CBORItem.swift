@@ -69,14 +69,19 @@ public struct CBORItem: Sendable {
         }
     }
 
-    /// The document's tape, each entry as its end, next and count (see
-    /// ``TapeEntry``): for the fuzz oracle, which compares the tapes of the
-    /// quick check and the structural pass.
-    @_spi(Oracle) public var documentTape: [UInt32] {
-        (0..<storage.tapeCount).flatMap { index in
-            let entry = storage.entry(index)
-            return [entry.end, entry.next, entry.count]
+    /// Whether this item's document and `other`'s have the same tape, entry
+    /// for entry (end, next and count; see ``TapeEntry``): for the fuzz
+    /// oracle, which compares the tapes of the quick check and the
+    /// structural pass. Compared in place, nothing allocated.
+    @_spi(Oracle) public func hasTheTape(of other: CBORItem) -> Bool {
+        let count = storage.tapeCount
+        guard count == other.storage.tapeCount else { return false }
+        for index in 0..<count {
+            let mine = storage.entry(index)
+            let theirs = other.storage.entry(index)
+            guard mine.end == theirs.end, mine.next == theirs.next, mine.count == theirs.count else { return false }
         }
+        return true
     }
 
     /// The RFC 8949 major type (0–7).
