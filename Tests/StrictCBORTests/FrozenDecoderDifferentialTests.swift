@@ -299,12 +299,15 @@ import TrustSuiteSupport
                                         "corpus FuzzCBORDifferential", "fixtures cbor", "fixtures app-attest",
                                         "rfc8949 appendix a", "cbor working group", "generated", "mutants"] }
 
+    /// The inputs of `source`: one of ``sources``, or 4,000 seeded mutants of them all.
+    static func inputs(of source: String) -> [[UInt8]] {
+        source == "mutants" ? mutants(of: sources.values.flatMap { $0 }, count: 4_000) : sources[source] ?? []
+    }
+
     /// The two decoders agree on every input of `source` in every configuration.
     @Test(arguments: sourceNames)
     func sameResults(_ source: String) {
-        let inputs = source == "mutants"
-            ? Self.mutants(of: Self.sources.values.flatMap { $0 }, count: 4_000)
-            : Self.sources[source] ?? []
+        let inputs = Self.inputs(of: source)
         var differences: [String] = []
         for bytes in inputs {
             for configuration in Self.configurations {
