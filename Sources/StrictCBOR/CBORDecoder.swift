@@ -57,12 +57,19 @@ public struct CBORDecoder: Sendable {
     /// structural pass then decides. For the fuzz oracle, which compares
     /// what the check decides with the pass.
     @_spi(Oracle) public func decodeByQuickCheck(_ bytes: [UInt8]) -> Result<CBORItem, CBORError>? {
-        guard case .wellFormed = mode, !tagValidity,
-              bytes.count <= min(limits.maxInputLength, CBORLimits.hardMaxInputLength) else { return nil }
-        let decided = bytes.withUnsafeBufferPointer { buffer in
-            QuickValidation.decode(buffer, input: bytes[...], whole: true, limits: limits)
-        }
+        guard bytes.count <= min(limits.maxInputLength, CBORLimits.hardMaxInputLength) else { return nil }
+        let decided = bytes.withUnsafeBufferPointer { buffer in quickDecode(buffer, input: bytes[...], whole: true) }
         return decided?.map { CBORItem(storage: $0.storage, offset: 0, entry: 0) }
+    }
+
+    /// The quick check's decode where this configuration has one (wellFormed
+    /// without `tagValidity`): nil elsewhere, or when the check leaves the
+    /// input undecided.
+    @inline(__always)
+    func quickDecode(_ buffer: UnsafeBufferPointer<UInt8>, input bytes: ArraySlice<UInt8>,
+                     whole: Bool) -> Result<(storage: CBORStorage, consumed: Int), CBORError>? {
+        guard case .wellFormed = mode, !tagValidity else { return nil }
+        return QuickValidation.decode(buffer, input: bytes, whole: whole, limits: limits)
     }
 
     /// The decode behind the four above, in one layer: the pass, then (when
@@ -80,10 +87,7 @@ public struct CBORDecoder: Sendable {
                             "input of \(bytes.count) bytes exceeds the limit of \(limit)")
         }
         let result: Result<(storage: CBORStorage, consumed: Int), CBORError> = bytes.withUnsafeBufferPointer { buffer in
-            if quick, case .wellFormed = mode, !tagValidity,
-               let decided = QuickValidation.decode(buffer, input: bytes, whole: whole, limits: limits) {
-                return decided
-            }
+            if quick, let decided = quickDecode(buffer, input: bytes, whole: whole) { return decided }
             return StructuralPass.withPass(buffer: buffer, input: bytes, mode: mode, limits: limits,
                                     tagValidity: tagValidity) { pass in
                 do throws(CBORError) {

@@ -76,12 +76,7 @@ public struct CBORItem: Sendable {
     @_spi(Oracle) public func hasTheTape(of other: CBORItem) -> Bool {
         let count = storage.tapeCount
         guard count == other.storage.tapeCount else { return false }
-        for index in 0..<count {
-            let mine = storage.entry(index)
-            let theirs = other.storage.entry(index)
-            guard mine.end == theirs.end, mine.next == theirs.next, mine.count == theirs.count else { return false }
-        }
-        return true
+        return (0..<count).allSatisfy { storage.entry($0) == other.storage.entry($0) }
     }
 
     /// The RFC 8949 major type (0–7).

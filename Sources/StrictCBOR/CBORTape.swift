@@ -8,7 +8,7 @@
 /// head gives its size, so the view reads leaves straight from the input and
 /// the tape holds no entry for them: 10 MB of small integers in arrays of
 /// 10,000 needs about a thousand entries, not ten million.
-@usableFromInline struct TapeEntry: Sendable {
+@usableFromInline struct TapeEntry: Sendable, Equatable {
     /// Offset just past the item's last byte (its break, for indefinite items).
     @usableFromInline var end: UInt32
     /// Tape index just past this item's own entries (its next sibling's entry).
