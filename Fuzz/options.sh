@@ -11,8 +11,15 @@ refresh_build_plan() {
 # swift build for Fuzz/: the manifest lists the folders of Sources/, so its
 # cached evaluation (keyed on the manifest's text, not on the folders) can
 # miss a new harness ("no product named …"); it is evaluated afresh instead.
+# SWIFT_DETERMINISTIC_HASHING: SwiftPM keeps some flags in sets (the
+# sanitizers, a dependency's defines), and a set's order changes from one
+# process to the next, so the build plan of one harness could order
+# `-sanitize=address -sanitize=fuzzer` the other way round from the last
+# one's; every module whose command changed was compiled again (on a fresh
+# clone, the second harness compiled them all: 255-285 s of CI's fuzz step).
+# Fixed hashing makes every harness's plan the same, byte for byte.
 fuzz_swift_build() {
-  swift build --manifest-cache none "$@"
+  SWIFT_DETERMINISTIC_HASHING=1 swift build --manifest-cache none "$@"
 }
 
 # The dictionary (a file of Fuzz/Dictionaries/) named by a harness's options
