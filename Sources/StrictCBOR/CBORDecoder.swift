@@ -57,10 +57,15 @@ public struct CBORDecoder: Sendable {
     /// structural pass then decides. For the fuzz oracle, which compares
     /// what the check decides with the pass.
     @_spi(Oracle) public func decodeByQuickCheck(_ bytes: [UInt8]) -> Result<CBORItem, CBORError>? {
-        guard bytes.count <= min(limits.maxInputLength, CBORLimits.hardMaxInputLength) else { return nil }
+        guard bytes.count <= inputLimit else { return nil }
         let decided = bytes.withUnsafeBufferPointer { buffer in quickDecode(buffer, input: bytes[...], whole: true) }
         return decided?.map { CBORItem(storage: $0.storage, offset: 0, entry: 0) }
     }
+
+    /// The longest input this decoder takes: its limit, and never more than
+    /// the tape's 32-bit offsets reach. `decode`, `validate` and the oracle's
+    /// entry points all refuse past it.
+    @inline(__always) var inputLimit: Int { min(limits.maxInputLength, CBORLimits.hardMaxInputLength) }
 
     /// The quick check's decode where this configuration has one (wellFormed
     /// without `tagValidity`): nil elsewhere, or when the check leaves the
@@ -81,7 +86,7 @@ public struct CBORDecoder: Sendable {
     /// everything when `quick` is false: the tests compare the two tapes).
     @inline(__always)
     func decode(_ bytes: ArraySlice<UInt8>, whole: Bool, quick: Bool = true) throws(CBORError) -> (value: CBORItem, consumed: Int) {
-        let limit = min(limits.maxInputLength, CBORLimits.hardMaxInputLength)
+        let limit = inputLimit
         guard bytes.count <= limit else {
             throw CBORError(.lengthLimitExceeded, at: limit,
                             "input of \(bytes.count) bytes exceeds the limit of \(limit)")

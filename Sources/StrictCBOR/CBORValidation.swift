@@ -21,7 +21,7 @@ extension CBORDecoder {
     /// the entry point, instead of through each closure on the way out.
     @inline(__always)
     func validate(_ buffer: UnsafeBufferPointer<UInt8>, input bytes: @autoclosure () -> ArraySlice<UInt8>) -> CBORError? {
-        let limit = min(limits.maxInputLength, CBORLimits.hardMaxInputLength)
+        let limit = inputLimit
         guard buffer.count <= limit else {
             let count = buffer.count
             return CBORError(.lengthLimitExceeded, at: limit, "input of \(count) bytes exceeds the limit of \(limit)")
