@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Side by side, in one run on this machine, on the same payload files:
-#   StrictCBOR (release): CBORDecoder(mode: .wellFormed).validate (every
-#     check, no result: what Valid does), its structural pass (.decode,
-#     which also builds the tape), and that decode plus reading every value
-#     through the view;
+#   StrictCBOR (release): its structural pass, CBORDecoder(mode: .wellFormed)
+#     .validate (every check of decode, the same errors, no result: what Valid
+#     does); .decode (that pass and its result: the tape and its storage);
+#     and that decode plus reading every value through the view;
 #   fxamacker/cbor 2.4 (Debian's golang-github-fxamacker-cbor-dev, Debian's
 #     Go, GOMAXPROCS=1): cbor.Valid and cbor.Unmarshal into interface{};
 #   libcbor 0.8 (Debian's libcbor-dev): cbor_load (the item tree) and the
@@ -102,15 +102,15 @@ awk -v passes="$passes" '
     function cell(d, p) { return ((d SUBSEP p) in best) ? sprintf("%.2f", best[d, p] / items[p]) : "-" }
     function ratio(a, b, p) { return ((a SUBSEP p) in best && (b SUBSEP p) in best) ? sprintf("%.2fx", best[a, p] / best[b, p]) : "-" }
     END {
-        split("strictcbor-validate strictcbor-pass fxamacker-valid libcbor-lexer strictcbor-read fxamacker-unmarshal libcbor-load cbor2", d, " ")
+        split("strictcbor-validate strictcbor-decode fxamacker-valid libcbor-lexer strictcbor-read fxamacker-unmarshal libcbor-load cbor2", d, " ")
         printf "%-24s %10s %9s", "payload", "bytes", "items"
         for (i = 1; i <= 8; i++) printf " %19s", d[i]
-        printf " %14s %12s %12s\n", "valid/validate", "valid/pass", "unmarsh/read"
+        printf " %14s %12s %12s\n", "valid/validate", "valid/decode", "unmarsh/read"
         for (i = 1; i <= n; i++) {
             p = order[i]
             printf "%-24s %10d %9d", p, size[p], items[p]
             for (j = 1; j <= 8; j++) printf " %19s", cell(d[j], p)
-            printf " %14s %12s %12s\n", ratio("fxamacker-valid", "strictcbor-validate", p), ratio("fxamacker-valid", "strictcbor-pass", p),
+            printf " %14s %12s %12s\n", ratio("fxamacker-valid", "strictcbor-validate", p), ratio("fxamacker-valid", "strictcbor-decode", p),
                 ratio("fxamacker-unmarshal", "strictcbor-read", p)
         }
         print ""
