@@ -87,8 +87,12 @@ nonisolated var sink: UInt64 {
 /// Mean nanoseconds per call over about 0.25 s (one round; the script keeps the best round).
 func nanoseconds(_ body: () -> Void) -> Double {
     let clock = ContinuousClock()
+    // A warm-up call, untimed: a process's first call of a function may bind
+    // its symbols and fault its pages in (tens of microseconds), which would
+    // size the batch to 1 and add a clock read to every call of the round.
+    body()
     let first = clock.now
-    body()  // warm up, and size the batch between clock reads
+    body()  // sizes the batch between clock reads
     let batch = clock.now - first > .microseconds(10) ? 1 : 64
     var calls = 0
     let start = clock.now

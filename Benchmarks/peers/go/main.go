@@ -24,8 +24,11 @@ const round = 250 * time.Millisecond
 var sink error
 
 // timeIt is the mean nanoseconds per call over one round, after one
-// warm-up call that also sizes the batch between clock reads.
+// untimed warm-up call and one that sizes the batch between clock reads
+// (the first call may pay for faulting pages in, which would size the
+// batch to 1 and add a clock read to every call).
 func timeIt(body func()) float64 {
+	body()
 	first := time.Now()
 	body()
 	batch := 64
