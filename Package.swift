@@ -2,6 +2,17 @@
 import Foundation
 import PackageDescription
 
+// The libcbor oracle (the second decoder of the FuzzCBORDifferential harness)
+// needs Debian's libcbor-dev, which a machine with only the toolchain lacks:
+// it is built in only when TRUSTSUITE_LIBCBOR=1. `.ci/run` and the fuzz
+// scripts (Fuzz/options.sh) set it; a plain `swift test` skips its tests and
+// says what to install. An environment variable rather than a package trait:
+// the nested Fuzz/ package and every script reach it without passing a
+// `--traits` flag through each `swift` call, and the manifest already reads
+// TRUSTSUITE_WARNINGS_AS_ERRORS the same way.
+let environment = ProcessInfo.processInfo.environment
+let withLibCBOR = environment["TRUSTSUITE_LIBCBOR"] == "1"
+
 let package = Package(
     name: "TrustSuite",
     platforms: [.macOS(.v15)],
@@ -150,8 +161,6 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "OpenSSLOracle", dependencies: ["COpenSSL"]),
-        // libcbor, the second CBOR decoder of the FuzzCBORDifferential harness.
-        .systemLibrary(name: "CLibCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
         // Vector model, runner and reports: imports no reference module.
         // prctl(PR_SET_CHILD_SUBREAPER) for the adapter runner (prctl is variadic: not importable).
         .target(name: "CProcessControl"),
@@ -170,7 +179,7 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: [
                 "StrictCBOR", "AppAttest", "AppAttestGenerator", "TestPKI", "ReferenceSubjects", "ConformanceKit",
-                "TrustSuiteSupport", "OpenSSLOracle", "KeychainAccessControl", "KeychainModel", "LocalAuthorization", "CLibCBOR",
+                "TrustSuiteSupport", "OpenSSLOracle", "KeychainAccessControl", "KeychainModel", "LocalAuthorization",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -272,10 +281,19 @@ let package = Package(
 // As swift-asn1 does: explicit existentials and imports for every module
 // used; CI (.ci/run) also sets TRUSTSUITE_WARNINGS_AS_ERRORS=1 so a warning
 // fails the build.
-let warningsAsErrors = ProcessInfo.processInfo.environment["TRUSTSUITE_WARNINGS_AS_ERRORS"] == "1"
+let warningsAsErrors = environment["TRUSTSUITE_WARNINGS_AS_ERRORS"] == "1"
 for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .enableUpcomingFeature("ExistentialAny"),
         .enableUpcomingFeature("MemberImportVisibility"),
     ] + (warningsAsErrors ? [.unsafeFlags(["-warnings-as-errors"])] : [])
+}
+
+if withLibCBOR {
+    // libcbor, the second CBOR decoder of the FuzzCBORDifferential harness.
+    package.targets.append(.systemLibrary(name: "CLibCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]))
+    for target in package.targets where ["FuzzTargets", "FuzzTargetsTests"].contains(target.name) {
+        if target.name == "FuzzTargets" { target.dependencies.append("CLibCBOR") }
+        target.swiftSettings = (target.swiftSettings ?? []) + [.define("TRUSTSUITE_LIBCBOR")]
+    }
 }

@@ -18,8 +18,10 @@ refresh_build_plan() {
 # one's; every module whose command changed was compiled again (on a fresh
 # clone, the second harness compiled them all: 255-285 s of CI's fuzz step).
 # Fixed hashing makes every harness's plan the same, byte for byte.
+# TRUSTSUITE_LIBCBOR=1 builds the libcbor oracle of FuzzCBORDifferential in
+# (Package.swift; Debian's libcbor-dev).
 fuzz_swift_build() {
-  SWIFT_DETERMINISTIC_HASHING=1 swift build --manifest-cache none "$@"
+  TRUSTSUITE_LIBCBOR=1 SWIFT_DETERMINISTIC_HASHING=1 swift build --manifest-cache none "$@"
 }
 
 # The dictionary (a file of Fuzz/Dictionaries/) named by a harness's options

@@ -1,3 +1,5 @@
+// Built in only with TRUSTSUITE_LIBCBOR=1 (Package.swift): libcbor-dev is optional.
+#if TRUSTSUITE_LIBCBOR
 import StrictCBOR
 
 extension FuzzTargets {
@@ -66,3 +68,4 @@ extension FuzzTargets {
                                                    other: "libcbor", entries: entries)
     }
 }
+#endif

@@ -65,8 +65,25 @@ public enum Harness: String, CaseIterable, Sendable {
         case .laRight: .async(FuzzTargets.laRight)
         case .p256Differential: .sync(FuzzTargets.p256Differential)
         case .x509Differential: .async(FuzzTargets.x509Differential)
+        #if TRUSTSUITE_LIBCBOR
         case .cborDifferential: .sync(FuzzTargets.cborDifferential)
+        #else
+        case .cborDifferential: .sync { _ in [Harness.libcborMissing] }
+        #endif
         }
+    }
+
+    static let libcborMissing =
+        "the libcbor oracle is not built in: apt-get install libcbor-dev, then build with TRUSTSUITE_LIBCBOR=1 (.ci/run does)"
+
+    /// Why this harness's oracle cannot run in this build (nil when it can):
+    /// FuzzCBORDifferential needs libcbor, built in only with TRUSTSUITE_LIBCBOR=1.
+    public var unavailableReason: String? {
+        #if TRUSTSUITE_LIBCBOR
+        nil
+        #else
+        self == .cborDifferential ? Harness.libcborMissing : nil
+        #endif
     }
 
     /// Runs the oracle on `bytes` (what the replay tests call).

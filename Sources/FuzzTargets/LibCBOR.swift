@@ -1,3 +1,5 @@
+// Built in only with TRUSTSUITE_LIBCBOR=1 (Package.swift): libcbor-dev is optional.
+#if TRUSTSUITE_LIBCBOR
 import CLibCBOR
 
 /// libcbor (Debian's libcbor-dev, 0.8), the second decoder of the CBOR
@@ -117,3 +119,4 @@ enum LibCBOR {
         return (0..<count).flatMap { index in handle[index].map(read) ?? [] }
     }
 }
+#endif

@@ -14,7 +14,8 @@ import TrustSuiteSupport
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("trustsuite-dump-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         // A scratch path of its own: the package's .build may be locked by the running `swift test`.
-        let (status, data) = try Processes.output(["swift", "package", "--package-path", Checkout.root.path,
+        // With the optional libcbor oracle on (TRUSTSUITE_LIBCBOR=1), so the map holds its arrow too.
+        let (status, data) = try Processes.output(["TRUSTSUITE_LIBCBOR=1", "swift", "package", "--package-path", Checkout.root.path,
                                                    "--scratch-path", scratch.path, "dump-package"])
         try #require(status == 0, "swift package dump-package failed")
         let dump = try JSONDecoder().decode(JSONValue.self, from: data)
