@@ -11,6 +11,7 @@ import PackageDescription
 // `--traits` flag through each `swift` call, and the manifest already reads
 // TRUSTSUITE_WARNINGS_AS_ERRORS the same way.
 let environment = ProcessInfo.processInfo.environment
+
 let withLibCBOR = environment["TRUSTSUITE_LIBCBOR"] == "1"
 
 let package = Package(
@@ -33,6 +34,8 @@ let package = Package(
         .library(name: "AppAttestProbe", targets: ["AppAttestProbe"]),
         .library(name: "AppAttestExampleServer", targets: ["AppAttestExampleServer"]),
         .executable(name: "trustsuite", targets: ["trustsuite"]),
+        // The simulation control: device, app, user, clock and logs.
+        .library(name: "SecuritySimulation", targets: ["SecuritySimulation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -197,6 +200,8 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        // The simulation control over KeychainModel's engine (docs/apple-api.md).
+        .target(name: "SecuritySimulation", dependencies: ["KeychainModel", "KeychainAccessControl", "LocalAuthorization"]),
         .target(name: "TestSupport", dependencies: ["ConformanceKit", "TrustSuiteSupport", "AppAttest", "StrictCBOR"],
                 path: "Tests/TestSupport"),
         // Test-only: StrictCBOR frozen before issue 30's speed work, the

@@ -50,14 +50,10 @@ public struct AccessControl: Sendable, Hashable {
     let passcodeGeneration: Int
     let hardwareGeneration: Int
 
-    /// `SecAccessControlCreateWithFlags` plus the add-time checks of
-    /// `SecItemAdd`, in this order: flag combination (`invalidAccessControl`),
-    /// synchronizable (`notSynchronizable`), akpu without a passcode
-    /// (`notAvailable`), constraints that cannot be bound on `device` (`authFailed`).
-    /// An empty flag set means a plain `kSecAttrAccessible` item.
-    public static func create(
-        protection: ProtectionClass, flags: AccessControlFlags, synchronizable: Bool = false, device: DeviceState
-    ) throws(KeychainError) -> AccessControl {
+    /// What `SecAccessControlCreateWithFlags` itself checks: the flag
+    /// combination only, never the device (AC1). `.or` or `.and` with no
+    /// constraint is legal and means no constraint (AC2).
+    public static func validate(_ flags: AccessControlFlags) throws(KeychainError) {
         if flags.isSuperset(of: [.or, .and]) {
             throw KeychainError(.invalidAccessControl, "or and and together")
         }
@@ -67,6 +63,17 @@ public struct AccessControl: Sendable, Hashable {
         if flags.contains(.userPresence) && !flags.subtracting(AccessControlFlags.userPresenceCompanions).isEmpty {
             throw KeychainError(.invalidAccessControl, "userPresence combines only with applicationPassword and privateKeyUsage")
         }
+    }
+
+    /// `SecAccessControlCreateWithFlags` plus the add-time checks of
+    /// `SecItemAdd`, in this order: flag combination (`invalidAccessControl`),
+    /// synchronizable (`notSynchronizable`), akpu without a passcode
+    /// (`notAvailable`), constraints that cannot be bound on `device` (`authFailed`).
+    /// An empty flag set means a plain `kSecAttrAccessible` item.
+    public static func create(
+        protection: ProtectionClass, flags: AccessControlFlags, synchronizable: Bool = false, device: DeviceState
+    ) throws(KeychainError) -> AccessControl {
+        try validate(flags)
         if synchronizable && protection.isThisDeviceOnly {
             throw KeychainError(.notSynchronizable, "\(protection.longName) items never leave the device")
         }

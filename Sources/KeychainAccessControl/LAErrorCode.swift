@@ -13,6 +13,8 @@ public enum LAErrorCode: Int32, Sendable, Hashable, CaseIterable {
     case biometryLockout = -8
     case appCancel = -9
     case invalidContext = -10
+    /// No paired, nearby companion can authenticate (iOS 18; = watchNotAvailable).
+    case companionNotAvailable = -11
     /// A parameter the call cannot take (kLAErrorParameter).
     case parameter = -1001
     /// The call needed UI and the caller forbade it.

@@ -1,0 +1,537 @@
+import Crypto
+import KeychainAccessControl
+
+/// Why an item did not match a query: the criteria a "not found" explains itself by.
+enum MissReason: Equatable {
+    case attribute(String)
+    case protection
+    case synchronizable
+    case accessGroup
+    case lost
+}
+
+extension KeychainEngine {
+    // MARK: SecItemAdd
+
+    /// `SecItemAdd`; `wantsResult` is whether the caller passed a result pointer.
+    public mutating func add(_ attributes: [String: SecValue], wantsResult: Bool) -> SecOutcome {
+        finish(.add, addItem(attributes, wantsResult: wantsResult))
+    }
+
+    mutating func addItem(_ attributes: [String: SecValue], wantsResult: Bool, keyMaterial: Int? = nil) -> SecOutcome {
+        let query: SecQuery
+        switch SecQuery.parse(attributes, for: .add) {
+        case .failure(let outcome): return outcome
+        case .success(let parsed): query = parsed
+        }
+        if let explicit = query.protection, let control = query.accessControl, control.protection != explicit {
+            return SecOutcome(.param, rule: "A8", "kSecAttrAccessible \(explicit.rawValue) conflicts with the access control's \(control.protection.rawValue)")
+        }
+        let protection = query.accessControl?.protection ?? query.protection ?? (query.itemClass == .certificate ? .dk : .ak)
+        let synchronizable = query.sync == .synchronizable
+        if synchronizable, query.accessControl != nil {
+            return SecOutcome(.param, rule: "A9", "a synchronizable item cannot carry a kSecAttrAccessControl")
+        }
+        if synchronizable, protection.isThisDeviceOnly {
+            return SecOutcome(.param, rule: "A10", "a synchronizable item cannot be \(protection.rawValue) (…ThisDeviceOnly); the code is this model's decision")
+        }
+        let group = query.accessGroup ?? app.defaultAccessGroup
+        if let refusal = checkWritableGroup(group, rule: query.accessGroup == nil ? "A2" : "Q6") { return refusal }
+        let flags = query.accessControl?.flags ?? []
+        if flags.contains(.privateKeyUsage) && query.itemClass != .key {
+            return SecOutcome(.authFailed, rule: "AC4", "privateKeyUsage on a \(query.itemClass.constantName) item: the access control has no entry to create it")
+        }
+        let access: AccessControl
+        switch bind(protection: protection, flags: flags) {
+        case .failure(let outcome): return outcome
+        case .success(let bound): access = bound
+        }
+        if !protection.isAvailable(in: device) {
+            return SecOutcome(.interactionNotAllowed, rule: "A6", "the class \(protection.rawValue) is locked: encryption comes before the duplicate check")
+        }
+        var stored = query.filters
+        stored["pdmn"] = .string(protection.rawValue)
+        stored["agrp"] = .string(group)
+        stored["sync"] = .bool(synchronizable)
+        stored["cdat"] = .date(now)
+        stored["mdat"] = .date(now)
+        var keyID = keyMaterial
+        if query.itemClass == .key, keyID == nil, let reference = query.valueRef {
+            guard let material = keys[reference], material.privateKey != nil || material.secureEnclave else {
+                return SecOutcome(.param, rule: "A7", "kSecValueRef is not a private key this keychain holds")
+            }
+            keyID = reference
+        }
+        if let keyID, let material = keys[keyID] {
+            for (name, value) in material.itemAttributes where stored[name] == nil { stored[name] = value }
+        }
+        for column in query.itemClass.primaryKey where stored[column] == nil {
+            stored[column] = ColumnKind.of(column).hiddenDefault
+        }
+        let order = nextItem
+        var item = StoredSecItem(itemClass: query.itemClass, attributes: stored, data: query.valueData, access: access,
+                                 accessValue: query.accessControl, persistentRef: Self.persistentRef(query.itemClass, order), key: nil,
+                                 order: order)
+        if let existing = primaryKeys[item.primaryKey], items[existing] != nil {
+            return SecOutcome(.duplicateItem, rule: "A6", "an item with the same primary key (\(describeKey(item))) exists\(samePrimaryKeyNote(query))")
+        }
+        if let keyID {
+            // The stored key is its own material; handles the caller holds stay theirs.
+            keys[keyID]?.item = order
+            // Only an explicit access control governs the key's use (a bare key signs freely).
+            if query.accessControl != nil { keys[keyID]?.access = access }
+            var material = keys[keyID]
+            material?.context = nil
+            item.key = nextKey
+            keys[nextKey] = material
+            nextKey += 1
+        }
+        nextItem += 1
+        insert(item, id: order)
+        var result: SecValue?
+        if wantsResult && query.returnsAnything { result = shape([order], query: query, context: query.context) }
+        return SecOutcome(.success, rule: "A1", "added \(describeKey(item)) as \(protection.rawValue) in group \(group)", result: result)
+    }
+
+    /// P1: what an add that collides often misunderstands.
+    func samePrimaryKeyNote(_ query: SecQuery) -> String {
+        if query.protection != nil || query.filters["labl"] != nil || query.filters["gena"] != nil {
+            return "; kSecAttrAccessible, label and generic data are not part of the primary key (P1)"
+        }
+        return ""
+    }
+
+    /// A group an item may be written to (A2, Q6).
+    func checkWritableGroup(_ group: String, rule: String) -> SecOutcome? {
+        if group == "com.apple.token" {
+            return SecOutcome(.missingEntitlement, rule: "A2", "the token group com.apple.token is never writable")
+        }
+        guard app.accessGroups.contains(group) else {
+            return SecOutcome(.missingEntitlement, rule: rule, "the app is not entitled to access group \(group) (groups: \(app.accessGroups.joined(separator: ", ")))")
+        }
+        return nil
+    }
+
+    /// Binds an access control on the device as add and key creation do (AC1, A11, AC5).
+    func bind(protection: ProtectionClass, flags: AccessControlFlags) -> Result<AccessControl, SecOutcome> {
+        do {
+            return .success(try AccessControl.create(protection: protection, flags: flags, device: device))
+        } catch {
+            switch error.code {
+            case .notAvailable:
+                return .failure(SecOutcome(.notAvailable, rule: "A11", "akpu (whenPasscodeSetThisDeviceOnly) needs a passcode, and none is set"))
+            case .authFailed:
+                return .failure(SecOutcome(.authFailed, rule: "AC5", "the access control cannot be bound on this device: \(error.reason)"))
+            default:
+                return .failure(SecOutcome(.param, rule: "AC1", error.reason))
+            }
+        }
+    }
+
+    static func persistentRef(_ itemClass: SecItemClass, _ order: Int) -> [UInt8] {
+        var bytes = Array(itemClass.rawValue.utf8)
+        var value = UInt64(order)
+        var tail = [UInt8](repeating: 0, count: 16)
+        for index in (8..<16).reversed() {
+            tail[index] = UInt8(truncatingIfNeeded: value)
+            value >>= 8
+        }
+        bytes += tail
+        return bytes
+    }
+
+    mutating func insert(_ item: StoredSecItem, id: Int) {
+        items[id] = item
+        primaryKeys[item.primaryKey] = id
+        index[item.indexKey, default: []].insert(id)
+    }
+
+    mutating func remove(_ id: Int) {
+        guard let item = items.removeValue(forKey: id) else { return }
+        if primaryKeys[item.primaryKey] == id { primaryKeys[item.primaryKey] = nil }
+        index[item.indexKey]?.remove(id)
+        if index[item.indexKey]?.isEmpty == true { index[item.indexKey] = nil }
+        if let key = item.key { keys[key] = nil }
+    }
+
+    func describeKey(_ item: StoredSecItem) -> String {
+        let shown = ["acct", "svce", "srvr", "atag", "slnr"].compactMap { name -> String? in
+            guard let value = item.attributes[name], value != .string(""), value != .data([]) else { return nil }
+            return "\(name)=\(value.shortDescription)"
+        }
+        return "\(item.itemClass.rawValue)[\(shown.joined(separator: ", "))]"
+    }
+
+    // MARK: Matching
+
+    /// The items of the query's class in the app's groups, in search order
+    /// (entitlement order of the groups, then creation order).
+    func candidates(_ query: SecQuery) -> [Int] {
+        let ids: [Int]
+        if let reference = query.persistentRef {
+            ids = items.first { $0.value.persistentRef == reference }.map { [$0.key] } ?? []
+        } else if let wanted = query.filters[query.itemClass.indexedAttribute] {
+            ids = Array(index[SecIndexKey(itemClass: query.itemClass, value: wanted)] ?? [])
+        } else {
+            ids = items.compactMap { $0.value.itemClass == query.itemClass ? $0.key : nil }
+        }
+        let rank = Dictionary(app.accessGroups.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        return ids.compactMap { id -> (Int, Int, Int)? in
+            guard let item = items[id], let position = rank[item.accessGroup] else { return nil }
+            return (position, item.order, id)
+        }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
+    }
+
+    /// What keeps `item` from matching `query` (empty: it matches).
+    func misses(_ item: StoredSecItem, _ query: SecQuery) -> [MissReason] {
+        var reasons: [MissReason] = []
+        if item.itemClass != query.itemClass { reasons.append(.attribute("class")) }
+        for (name, wanted) in query.filters {
+            switch name {
+            case "pdmn":
+                if item.attributes["pdmn"] != wanted { reasons.append(.protection) }
+            case "m_Host":
+                guard case .string(let host) = wanted, case .string(let server)? = item.attributes["srvr"],
+                      server == host || server.hasSuffix("." + host) else {
+                    reasons.append(.attribute("srvr"))
+                    continue
+                }
+            default:
+                let have = item.attributes[name] ?? ColumnKind.of(name).hiddenDefault
+                if have != wanted { reasons.append(.attribute(name)) }
+            }
+        }
+        switch query.sync {
+        case .nonSynchronizable: if item.synchronizable { reasons.append(.synchronizable) }
+        case .synchronizable: if !item.synchronizable { reasons.append(.synchronizable) }
+        case .any: break
+        }
+        if let group = query.accessGroup, item.accessGroup != group { reasons.append(.accessGroup) }
+        if let reference = query.valueRef, item.key == nil || keys[reference]?.item != item.order { reasons.append(.attribute("v_Ref")) }
+        if !item.access.exists(on: device) { reasons.append(.lost) }
+        return reasons
+    }
+
+    /// The items matching `query`, in search order; lost items only when `includeLost`.
+    func matches(_ query: SecQuery, includeLost: Bool = false) -> [Int] {
+        candidates(query).filter { id in
+            guard let item = items[id] else { return false }
+            let reasons = misses(item, query)
+            return reasons.isEmpty || (includeLost && reasons == [.lost])
+        }
+    }
+
+    /// "Not found", explained by the nearest miss: an item that fails the
+    /// query on one point only (Q3, Q4, Q6, A11), else the plain rule.
+    func notFound(_ query: SecQuery, call: SecCall) -> SecOutcome {
+        var near = query
+        near.sync = .any
+        near.accessGroup = nil
+        near.filters["pdmn"] = nil
+        for id in candidates(near) {
+            guard let item = items[id] else { continue }
+            let reasons = misses(item, query)
+            guard reasons.count == 1, let reason = reasons.first else { continue }
+            switch reason {
+            case .protection:
+                let asked = query.filters["pdmn"]?.stringValue ?? "?"
+                return SecOutcome(.itemNotFound, rule: "Q4",
+                                  "the query's kSecAttrAccessible \(asked) filters out the item stored as \(item.protection.rawValue)")
+            case .synchronizable where query.sync == .nonSynchronizable:
+                let rule = call == .delete ? "D2" : "Q3"
+                return SecOutcome(.itemNotFound, rule: rule,
+                                  "no kSecAttrSynchronizable in the \(call == .delete ? "delete" : "query"), so the synchronizable copy was not seen")
+            case .synchronizable:
+                return SecOutcome(.itemNotFound, rule: "Q3", "kSecAttrSynchronizable true finds synchronizable items only; this one is not")
+            case .accessGroup:
+                return SecOutcome(.itemNotFound, rule: "Q6",
+                                  "the query names group \(query.accessGroup ?? "?"); the item is in \(item.accessGroup)")
+            case .lost:
+                return SecOutcome(.itemNotFound, rule: "A11",
+                                  "the \(item.protection.rawValue) item was lost when the passcode was removed (or the backup moved to another device)")
+            case .attribute:
+                continue
+            }
+        }
+        let named = query.filters.keys.sorted().map { "\($0)=\(query.filters[$0]?.shortDescription ?? "")" }.joined(separator: ", ")
+        return SecOutcome(.itemNotFound, rule: "Q11", "no \(query.itemClass.constantName) item matches [\(named)]")
+    }
+
+    // MARK: SecItemCopyMatching
+
+    /// `SecItemCopyMatching`.
+    public mutating func copyMatching(_ query: [String: SecValue], wantsResult: Bool) -> SecOutcome {
+        finish(.copyMatching, copyItems(query, wantsResult: wantsResult))
+    }
+
+    mutating func copyItems(_ dictionary: [String: SecValue], wantsResult: Bool) -> SecOutcome {
+        let query: SecQuery
+        switch SecQuery.parse(dictionary, for: .copyMatching) {
+        case .failure(let outcome): return outcome
+        case .success(let parsed): query = parsed
+        }
+        if query.returnsAnything && !wantsResult {
+            return SecOutcome(.param, rule: "Q9", "\(query.returnKeys.joined(separator: ", ")) asked for a result, but the result pointer is NULL")
+        }
+        if let group = query.accessGroup, !app.accessGroups.contains(group), group != "com.apple.token" {
+            return SecOutcome(.missingEntitlement, rule: "Q6", "the app is not entitled to access group \(group)")
+        }
+        let found = matches(query)
+        guard !found.isEmpty else { return notFound(query, call: .copyMatching) }
+        var returned: [Int] = []
+        var prompts = 0
+        var skipped = 0
+        for id in found {
+            guard let item = items[id] else { continue }
+            if !item.protection.isAvailable(in: device) {
+                return SecOutcome(.interactionNotAllowed, rule: "Q11",
+                                  "the matching item \(describeKey(item)) is \(item.protection.rawValue) and the device is locked: the whole query ends",
+                                  prompts: prompts)
+            }
+            if needsSecret(item, query) {
+                if let refusal = authorize(item.access, .useItem, context: query.context, ui: query.authenticationUI,
+                                           reason: query.operationPrompt, call: SecCall.copyMatching.rawValue, prompts: &prompts) {
+                    switch refusal {
+                    case .skipped:
+                        skipped += 1
+                        continue
+                    case .status(let status, let rule, let reason, _):
+                        return SecOutcome(status, rule: rule, reason, prompts: prompts)
+                    }
+                }
+            }
+            returned.append(id)
+            if returned.count >= query.limit.maximum { break }
+        }
+        guard !returned.isEmpty else {
+            return SecOutcome(.itemNotFound, rule: "AC7",
+                              "kSecUseAuthenticationUISkip left out \(skipped) item(s) that need authentication, and nothing else matched",
+                              prompts: prompts)
+        }
+        var result: SecValue?
+        if wantsResult { result = shape(returned, query: query, context: query.context) }
+        let what = query.returnsAnything ? query.returnKeys.joined(separator: "+") : "status only"
+        return SecOutcome(.success, rule: query.returnsAnything ? "Q8" : "Q12",
+                          "\(returned.count) item(s) found; result: \(what)\(needsAnySecret(query) ? "" : ", no secret read, no prompt")",
+                          result: result, prompts: prompts)
+    }
+
+    /// Q12: only data (and a reference to a software key) decrypt the secret part.
+    func needsSecret(_ item: StoredSecItem, _ query: SecQuery) -> Bool {
+        if item.itemClass == .key, let key = item.key, keys[key]?.secureEnclave == true { return false }
+        return query.returnData || (query.returnRef && item.itemClass == .key)
+    }
+
+    func needsAnySecret(_ query: SecQuery) -> Bool { query.returnData || query.returnRef }
+
+    /// The result's shape (Q7, Q8).
+    mutating func shape(_ ids: [Int], query: SecQuery, context: Int?) -> SecValue? {
+        if !query.returnsAnything { return query.limit.returnsArray ? .array([]) : nil }
+        let each = ids.compactMap { id -> SecValue? in items[id].flatMap { one($0, query: query, context: context) } }
+        if query.limit.returnsArray { return .array(each) }
+        return each.first
+    }
+
+    /// One item's result (Q8).
+    mutating func one(_ item: StoredSecItem, query: SecQuery, context: Int?) -> SecValue? {
+        let asked = [query.returnData, query.returnAttributes, query.returnRef, query.returnPersistentRef].filter { $0 }.count
+        let data = secretData(item)
+        let reference = query.returnRef ? makeReference(item, context: context) : nil
+        if asked == 1 {
+            if query.returnData { return .data(data ?? []) }
+            if query.returnAttributes { return .dictionary(attributes(of: item)) }
+            if query.returnPersistentRef { return .data(item.persistentRef) }
+            return reference
+        }
+        var result: [String: SecValue] = query.returnAttributes || query.returnData ? attributes(of: item) : [:]
+        if query.returnData, let data { result["v_Data"] = .data(data) }
+        if let reference { result["v_Ref"] = reference }
+        if query.returnPersistentRef { result["v_PersistentRef"] = .data(item.persistentRef) }
+        return .dictionary(result)
+    }
+
+    /// The secret an item hands back for `kSecReturnData`: a password's data, a software key's bytes.
+    func secretData(_ item: StoredSecItem) -> [UInt8]? {
+        if item.itemClass == .key, let key = item.key, let material = keys[key] {
+            return material.secureEnclave ? nil : material.externalBytes
+        }
+        return item.data
+    }
+
+    /// The attributes an item reports (its class included).
+    func attributes(of item: StoredSecItem) -> [String: SecValue] {
+        var result = item.attributes
+        result["class"] = .string(item.itemClass.rawValue)
+        if let control = item.accessValue { result["accc"] = .accessControl(control) }
+        return result
+    }
+
+    /// A `SecKey` for a key item (no reference exists for passwords on iOS: Q8).
+    mutating func makeReference(_ item: StoredSecItem, context: Int?) -> SecValue? {
+        guard item.itemClass == .key, let key = item.key, var material = keys[key] else { return nil }
+        material.context = context
+        let id = nextKey
+        nextKey += 1
+        keys[id] = material
+        return .key(id)
+    }
+
+    // MARK: SecItemUpdate
+
+    /// `SecItemUpdate`.
+    public mutating func update(_ query: [String: SecValue], _ attributesToUpdate: [String: SecValue]) -> SecOutcome {
+        finish(.update, updateItems(query, attributesToUpdate))
+    }
+
+    mutating func updateItems(_ dictionary: [String: SecValue], _ changes: [String: SecValue]) -> SecOutcome {
+        let query: SecQuery
+        switch SecQuery.parse(dictionary, for: .update) {
+        case .failure(let outcome): return outcome
+        case .success(let parsed): query = parsed
+        }
+        if let returnKey = dictionary.keys.sorted().first(where: { $0.hasPrefix("r_") }) {
+            return SecOutcome(.param, rule: "U1", "\(returnKey) (kSecReturn…) in an update query is refused on iOS")
+        }
+        if let group = query.accessGroup, !app.accessGroups.contains(group) {
+            return SecOutcome(.missingEntitlement, rule: "Q6", "the app is not entitled to access group \(group)")
+        }
+        var newAttributes: [String: SecValue] = [:]
+        var newData: [UInt8]?
+        var newControl: SecAccessControlValue?
+        for name in changes.keys.sorted() {
+            guard let value = changes[name] else { continue }
+            if name == "v_Data" {
+                guard case .data(let bytes) = value else { return SecOutcome(.param, rule: "U2", "kSecValueData must be data, not \(value.shortDescription)") }
+                newData = bytes
+                continue
+            }
+            if name == "musr" { continue }
+            guard name.utf8.count == 4, query.itemClass.attributes.contains(name) || name == "agrp" || name == "sync" else {
+                return SecOutcome(.noSuchAttr, rule: "U2", "\"\(name)\" cannot be updated: attributesToUpdate holds only the class's attributes and kSecValueData")
+            }
+            switch name {
+            case "accc":
+                guard case .accessControl(let control) = value else { return SecOutcome(.param, rule: "Q16", "kSecAttrAccessControl must be a SecAccessControl") }
+                newControl = control
+            case "pdmn":
+                guard let text = value.stringValue, ProtectionClass(rawValue: text) != nil else {
+                    return SecOutcome(.param, rule: "A1", "kSecAttrAccessible \(value.shortDescription) is not a protection class")
+                }
+                newAttributes[name] = value
+            case "agrp":
+                guard let group = value.stringValue else { return SecOutcome(.param, rule: "Q6", "kSecAttrAccessGroup must be a string") }
+                if let refusal = checkWritableGroup(group, rule: "U4") { return refusal }
+                newAttributes[name] = value
+            case "sync":
+                guard let flag = value.boolValue else { return SecOutcome(.param, rule: "Q3", "kSecAttrSynchronizable must be a boolean") }
+                newAttributes[name] = .bool(flag)
+            default:
+                guard let normalized = value.normalized(for: name) else {
+                    return SecOutcome(.param, rule: "Q2", "\(value.shortDescription) is not a value of attribute \"\(name)\"")
+                }
+                newAttributes[name] = normalized
+            }
+        }
+        let found = matches(query)
+        guard !found.isEmpty else {
+            var outcome = notFound(query, call: .update)
+            if outcome.rule == "Q11" { outcome.rule = "U4" }
+            return outcome
+        }
+        var prompts = 0
+        var updated: [Int: StoredSecItem] = [:]
+        for id in found {
+            guard var item = items[id] else { continue }
+            if !item.protection.isAvailable(in: device) {
+                return SecOutcome(.interactionNotAllowed, rule: "Q11", "the matching item \(describeKey(item)) is \(item.protection.rawValue) and the device is locked", prompts: prompts)
+            }
+            if newData != nil, case .requires = item.access.rule(for: .useItem) {
+                if let refusal = authorize(item.access, .useItem, context: query.context, ui: query.authenticationUI,
+                                           reason: query.operationPrompt, call: SecCall.update.rawValue, prompts: &prompts),
+                   case .status(let status, let rule, let reason, _) = refusal {
+                    return SecOutcome(status, rule: "U6", "replacing the data needs the same authentication as a read: \(rule): \(reason)", prompts: prompts)
+                }
+            }
+            for (name, value) in newAttributes { item.attributes[name] = value }
+            let protection = newControl?.protection ?? newAttributes["pdmn"]?.stringValue.flatMap(ProtectionClass.init(rawValue:))
+            if protection != nil || newControl != nil {
+                let flags = newControl?.flags ?? (newAttributes["pdmn"] != nil ? [] : item.access.flags)
+                let resolved = protection ?? item.protection
+                if item.synchronizable, !flags.isEmpty || newControl != nil {
+                    return SecOutcome(.param, rule: "A9", "a synchronizable item cannot carry a kSecAttrAccessControl", prompts: prompts)
+                }
+                switch bind(protection: resolved, flags: flags) {
+                case .failure(var outcome):
+                    outcome.prompts = prompts
+                    return outcome
+                case .success(let bound):
+                    item.access = bound
+                    item.accessValue = newControl ?? (newAttributes["pdmn"] != nil ? nil : item.accessValue)
+                    item.attributes["pdmn"] = .string(resolved.rawValue)
+                }
+            }
+            if item.synchronizable, item.accessValue != nil {
+                return SecOutcome(.param, rule: "A9", "a synchronizable item cannot carry a kSecAttrAccessControl", prompts: prompts)
+            }
+            if let newData { item.data = newData }
+            let previous = item.attributes["mdat"].flatMap { value -> Double? in
+                if case .date(let time) = value { return time }
+                return nil
+            } ?? 0
+            item.attributes["mdat"] = .date(max(now, previous + 0.001))
+            updated[id] = item
+        }
+        var seen: [SecPrimaryKey: Int] = [:]
+        for (id, item) in updated {
+            if let other = seen[item.primaryKey], other != id {
+                return SecOutcome(.duplicateItem, rule: "U3", "the update gives two matching items the same primary key (\(describeKey(item)))", prompts: prompts)
+            }
+            seen[item.primaryKey] = id
+            if let holder = primaryKeys[item.primaryKey], holder != id, updated[holder] == nil, items[holder] != nil {
+                return SecOutcome(.duplicateItem, rule: "U3", "the update would give the item the primary key of another (\(describeKey(item)))", prompts: prompts)
+            }
+        }
+        for id in updated.keys.sorted() {
+            guard let item = updated[id] else { continue }
+            remove(id: id, keepingKey: true)
+            insert(item, id: id)
+        }
+        return SecOutcome(.success, rule: "U1", "updated \(updated.count) item(s): every match, no limit", prompts: prompts)
+    }
+
+    /// Takes an item out of the tables, leaving its key material (an update puts the item back).
+    mutating func remove(id: Int, keepingKey: Bool) {
+        guard keepingKey, let item = items[id] else { return remove(id) }
+        items[id] = nil
+        if primaryKeys[item.primaryKey] == id { primaryKeys[item.primaryKey] = nil }
+        index[item.indexKey]?.remove(id)
+        if index[item.indexKey]?.isEmpty == true { index[item.indexKey] = nil }
+    }
+
+    // MARK: SecItemDelete
+
+    /// `SecItemDelete`.
+    public mutating func delete(_ query: [String: SecValue]) -> SecOutcome {
+        finish(.delete, deleteItems(query))
+    }
+
+    mutating func deleteItems(_ dictionary: [String: SecValue]) -> SecOutcome {
+        let query: SecQuery
+        switch SecQuery.parse(dictionary, for: .delete) {
+        case .failure(let outcome): return outcome
+        case .success(let parsed): query = parsed
+        }
+        if let group = query.accessGroup, !app.accessGroups.contains(group) {
+            return SecOutcome(.missingEntitlement, rule: "Q6", "the app is not entitled to access group \(group)")
+        }
+        let found = matches(query, includeLost: true)
+        guard !found.isEmpty else {
+            var outcome = notFound(query, call: .delete)
+            if outcome.rule == "Q11" { outcome.rule = "D3" }
+            return outcome
+        }
+        for id in found { remove(id) }
+        let scope = query.syncGiven ? "" : " (non-synchronizable items only: no kSecAttrSynchronizable in the query)"
+        return SecOutcome(.success, rule: "D1", "deleted \(found.count) item(s): every match\(scope); no prompt (D4)")
+    }
+}

@@ -1,0 +1,190 @@
+import KeychainAccessControl
+
+/// Apple's OSStatus values that the SecItem model answers (rule book §1f).
+public enum SecStatus: Int32, Sendable, Hashable, CaseIterable {
+    case success = 0
+    case unimplemented = -4
+    case param = -50
+    case allocate = -108
+    case userCanceled = -128
+    case badReq = -909
+    case notAvailable = -25291
+    case readOnly = -25292
+    case authFailed = -25293
+    case duplicateItem = -25299
+    case itemNotFound = -25300
+    case noSuchAttr = -25303
+    case invalidItemRef = -25304
+    case noSuchClass = -25306
+    case interactionNotAllowed = -25308
+    case interactionRequired = -25315
+    case dataNotAvailable = -25316
+    case decode = -26275
+    case `internal` = -26276
+    case missingEntitlement = -34018
+    case restrictedAPI = -34020
+    case verifyFailed = -67808
+    case internalComponent = -2070
+    case coreFoundationUnknown = -4960
+
+    /// Apple's constant name (`errSecItemNotFound`).
+    public var name: String {
+        switch self {
+        case .success: "errSecSuccess"
+        case .unimplemented: "errSecUnimplemented"
+        case .param: "errSecParam"
+        case .allocate: "errSecAllocate"
+        case .userCanceled: "errSecUserCanceled"
+        case .badReq: "errSecBadReq"
+        case .notAvailable: "errSecNotAvailable"
+        case .readOnly: "errSecReadOnly"
+        case .authFailed: "errSecAuthFailed"
+        case .duplicateItem: "errSecDuplicateItem"
+        case .itemNotFound: "errSecItemNotFound"
+        case .noSuchAttr: "errSecNoSuchAttr"
+        case .invalidItemRef: "errSecInvalidItemRef"
+        case .noSuchClass: "errSecNoSuchClass"
+        case .interactionNotAllowed: "errSecInteractionNotAllowed"
+        case .interactionRequired: "errSecInteractionRequired"
+        case .dataNotAvailable: "errSecDataNotAvailable"
+        case .decode: "errSecDecode"
+        case .internal: "errSecInternal"
+        case .missingEntitlement: "errSecMissingEntitlement"
+        case .restrictedAPI: "errSecRestrictedAPI"
+        case .verifyFailed: "errSecVerifyFailed"
+        case .internalComponent: "errSecInternalComponent"
+        case .coreFoundationUnknown: "errSecCoreFoundationUnknown"
+        }
+    }
+
+    /// The text `SecCopyErrorMessageString` gives (written for this model).
+    public var message: String {
+        switch self {
+        case .success: "No error."
+        case .unimplemented: "Function or operation not implemented."
+        case .param: "One or more parameters passed to a function were not valid."
+        case .allocate: "Failed to allocate memory."
+        case .userCanceled: "User canceled the operation."
+        case .badReq: "Bad parameter or invalid state for operation."
+        case .notAvailable: "No keychain is available."
+        case .readOnly: "Read only error."
+        case .authFailed: "The user name or passphrase you entered is not correct."
+        case .duplicateItem: "The specified item already exists in the keychain."
+        case .itemNotFound: "The specified item could not be found in the keychain."
+        case .noSuchAttr: "The specified attribute does not exist."
+        case .invalidItemRef: "The specified item is no longer valid."
+        case .noSuchClass: "The specified item class does not exist."
+        case .interactionNotAllowed: "User interaction is not allowed."
+        case .interactionRequired: "User interaction is required, but is currently not allowed."
+        case .dataNotAvailable: "The contents of this item cannot be retrieved."
+        case .decode: "Unable to decode the provided data."
+        case .internal: "An internal error occurred in the Security framework."
+        case .missingEntitlement: "A required entitlement isn't present."
+        case .restrictedAPI: "The API is restricted."
+        case .verifyFailed: "A cryptographic verification failure has occurred."
+        case .internalComponent: "An internal component failed."
+        case .coreFoundationUnknown: "An unknown Core Foundation error occurred."
+        }
+    }
+}
+
+/// What one SecItem or SecKey call answered, and why: the status, the rule
+/// of the rule book (spec/secitem-rules.md, docs/models/secitem.md) that
+/// decided it, one line of reason, the result and the prompts it raised.
+public struct SecOutcome: Sendable, Hashable {
+    public var status: SecStatus
+    /// The rule id (`Q4`, `D2`, …) that decided the status.
+    public var rule: String
+    public var reason: String
+    /// The result handed back through the call's result pointer (nil: none).
+    public var result: SecValue?
+    public var prompts: Int
+
+    public init(_ status: SecStatus, rule: String, _ reason: String, result: SecValue? = nil, prompts: Int = 0) {
+        self.status = status
+        self.rule = rule
+        self.reason = reason
+        self.result = result
+        self.prompts = prompts
+    }
+
+    /// "Q4: the query's kSecAttrAccessible ak filters out the item stored as ck".
+    public var explanation: String { "\(rule): \(reason)" }
+}
+
+/// The app whose keychain this is: its application identifier (team ID +
+/// bundle ID) and its groups in entitlement order (Q6, A2).
+public struct AppIdentity: Sendable, Hashable {
+    public var applicationIdentifier: String
+    /// The `keychain-access-groups` entitlement, in order.
+    public var keychainAccessGroups: [String]
+    /// The `com.apple.security.application-groups` entitlement, in order.
+    public var applicationGroups: [String]
+
+    public init(applicationIdentifier: String = "TEAMID1234.com.example.app", keychainAccessGroups: [String] = [],
+                applicationGroups: [String] = []) {
+        self.applicationIdentifier = applicationIdentifier
+        self.keychainAccessGroups = keychainAccessGroups
+        self.applicationGroups = applicationGroups
+    }
+
+    /// The groups the app may read and write, in the order the keychain
+    /// searches them: keychain-access-groups, the application identifier,
+    /// the app groups (Q6).
+    public var accessGroups: [String] {
+        var seen = Set<String>()
+        return (keychainAccessGroups + [applicationIdentifier] + applicationGroups).filter { seen.insert($0).inserted }
+    }
+
+    /// The group an add without `kSecAttrAccessGroup` writes to (A2).
+    public var defaultAccessGroup: String { accessGroups.first ?? applicationIdentifier }
+}
+
+/// How the simulated user answers one prompt.
+public enum PromptAnswer: String, Sendable, Hashable, CaseIterable, Codable {
+    /// A biometric match (Face ID, Touch ID or Optic ID, whichever the device has).
+    case biometryMatch
+    /// A biometric attempt that does not match.
+    case biometryNoMatch
+    /// The device passcode.
+    case passcode
+    /// The Cancel button.
+    case cancel
+    /// The fallback button ("Enter Password").
+    case fallback
+    /// The system dismisses the prompt (another app came forward).
+    case systemCancel
+    /// A paired companion approves.
+    case companion
+}
+
+/// One prompt the model raised: what asked, why and how it was answered.
+public struct PromptRecord: Sendable, Hashable {
+    /// The kind: `biometry`, `passcode`, `biometryOrPasscode`, `companion`.
+    public var kind: String
+    /// The reason shown (`localizedReason` or `kSecUseOperationPrompt`).
+    public var reason: String
+    /// The operation (`useItem`, `useKeySign`, `evaluatePolicy`, …).
+    public var operation: String
+    /// The call that raised it (`SecItemCopyMatching`, `LAContext.evaluatePolicy`, …).
+    public var call: String
+    /// The answer, or nil when the queue was empty (the strict default).
+    public var answer: PromptAnswer?
+    public var time: Double
+}
+
+/// One call and how it ended.
+public struct CallRecord: Sendable, Hashable {
+    public var call: String
+    /// The OSStatus, or the LAError code for LocalAuthentication calls.
+    public var status: Int32
+    public var rule: String
+    public var reason: String
+    public var prompts: Int
+    public var time: Double
+
+    public var explanation: String { "\(call) → \(status): \(rule): \(reason)" }
+}
+
+/// A failed parse or check travels as the call's outcome.
+extension SecOutcome: Error {}

@@ -1,0 +1,119 @@
+import Crypto
+import KeychainAccessControl
+
+/// SecItem, SecKey and LAContext as Apple's iOS (data-protection) keychain
+/// implements them (spec/secitem-rules.md; docs/models/secitem.md): a value
+/// type, so a run is deterministic and a property test can copy it. Every
+/// call answers a status with the rule that decided it and one line of
+/// reason, and counts the prompts it raised. The `Security` and
+/// `LocalAuthentication` modules translate Core Foundation into
+/// ``SecValue`` and call this; they decide nothing.
+public struct KeychainEngine: Sendable {
+    public var app: AppIdentity
+    public internal(set) var device: DeviceState
+    /// The device's biometry hardware (`LABiometryType`).
+    public var biometryKind: BiometryKind
+    /// Seconds since 2001-01-01 (CFAbsoluteTime): creation and modification dates, reuse durations.
+    public var now: Double
+    /// The user's answers to the next prompts, in order.
+    public var answers: [PromptAnswer] = []
+    /// The answer to a prompt when `answers` is empty; nil (the default) is
+    /// strict: the prompt fails as a cancel and the call log says no answer was queued.
+    public var defaultAnswer: PromptAnswer?
+    /// How long an evaluated `LAContext` stays satisfied (LA6); nil: until invalidated.
+    public var contextLifetime: Double?
+    /// When the device was last unlocked with biometry (LA5), nil: not since the engine started.
+    public internal(set) var lastBiometricUnlock: Double?
+    public internal(set) var prompts: [PromptRecord] = []
+    public internal(set) var calls: [CallRecord] = []
+    /// Calls that would end the app on a device (LA9: an empty localizedReason).
+    public internal(set) var wouldCrashOnDevice: [String] = []
+
+    var items: [Int: StoredSecItem] = [:]
+    var primaryKeys: [SecPrimaryKey: Int] = [:]
+    var index: [SecIndexKey: Set<Int>] = [:]
+    var nextItem = 1
+    var keys: [Int: KeyMaterial] = [:]
+    var nextKey = 1
+    var contexts: [Int: ContextState] = [:]
+    var nextContext = 1
+
+    public init(app: AppIdentity = AppIdentity(), device: DeviceState = DeviceState(), biometryKind: BiometryKind = .faceID,
+                now: Double = 0) {
+        self.app = app
+        self.device = device
+        self.biometryKind = biometryKind
+        self.now = now
+    }
+
+    /// The number of items stored (dead ones included until deleted).
+    public var itemCount: Int { items.count }
+
+    /// A device event (lock, unlock, reboot, passcode removed, enrolment
+    /// changed, …). A biometric unlock starts LA5's reuse window.
+    public mutating func apply(_ event: DeviceEvent) {
+        device.apply(event)
+        if event == .unlock && device.biometryUsable { lastBiometricUnlock = now }
+        log("device.\(event.rawValue)", status: 0, rule: "-", "device event")
+    }
+
+    mutating func log(_ call: String, status: Int32, rule: String, _ reason: String, prompts: Int = 0) {
+        calls.append(CallRecord(call: call, status: status, rule: rule, reason: reason, prompts: prompts, time: now))
+    }
+
+    mutating func finish(_ call: SecCall, _ outcome: SecOutcome) -> SecOutcome {
+        log(call.rawValue, status: outcome.status.rawValue, rule: outcome.rule, outcome.reason, prompts: outcome.prompts)
+        return outcome
+    }
+
+    /// Clears the call and prompt logs (the keychain stays).
+    public mutating func clearLogs() {
+        calls = []
+        prompts = []
+        wouldCrashOnDevice = []
+    }
+}
+
+/// A primary key: the class and its key columns' values (defaults filled in).
+struct SecPrimaryKey: Hashable {
+    let itemClass: SecItemClass
+    let values: [SecValue]
+}
+
+/// The lookup index: class and the class's most-queried attribute.
+struct SecIndexKey: Hashable {
+    let itemClass: SecItemClass
+    let value: SecValue
+}
+
+/// A stored item.
+struct StoredSecItem: Sendable {
+    var itemClass: SecItemClass
+    /// Normalized attributes, the primary key's hidden defaults and `pdmn`, `agrp`, `sync`, dates included.
+    var attributes: [String: SecValue]
+    var data: [UInt8]?
+    /// The access control bound at creation (protection only when none was given).
+    var access: AccessControl
+    var accessValue: SecAccessControlValue?
+    var persistentRef: [UInt8]
+    /// The key material of a key item.
+    var key: Int?
+    let order: Int
+
+    var protection: ProtectionClass { access.protection }
+    var accessGroup: String { attributes["agrp"]?.stringValue ?? "" }
+    var synchronizable: Bool { attributes["sync"]?.boolValue ?? false }
+
+    var primaryKey: SecPrimaryKey {
+        SecPrimaryKey(itemClass: itemClass, values: itemClass.primaryKey.map { attributes[$0] ?? .string("") })
+    }
+
+    var indexKey: SecIndexKey {
+        SecIndexKey(itemClass: itemClass, value: attributes[itemClass.indexedAttribute] ?? .string(""))
+    }
+}
+
+extension KeychainEngine {
+    /// Sets the device as the simulation control configures it (events go through ``apply(_:)``).
+    public mutating func setDevice(_ state: DeviceState) { device = state }
+}

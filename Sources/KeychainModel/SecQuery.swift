@@ -1,0 +1,261 @@
+import KeychainAccessControl
+
+/// Which SecItem call a dictionary is parsed for.
+public enum SecCall: String, Sendable, Hashable {
+    case add = "SecItemAdd"
+    case copyMatching = "SecItemCopyMatching"
+    case update = "SecItemUpdate"
+    case delete = "SecItemDelete"
+}
+
+/// A SecItem dictionary as the keychain's query parser reads it (rule book
+/// §1d dispatch, Q1–Q16): the same parser serves add, copy, update and delete.
+struct SecQuery {
+    enum Limit: Equatable {
+        case one, count(Int), all
+
+        /// Whether the result is an array (Q7: LimitAll or N > 1, even for one hit).
+        var returnsArray: Bool { self != .one }
+        var maximum: Int {
+            switch self {
+            case .one: 1
+            case .count(let n): n
+            case .all: Int.max
+            }
+        }
+    }
+
+    enum SyncFilter: Equatable { case nonSynchronizable, synchronizable, any }
+    enum AuthenticationUI: Equatable { case allow, fail, skip }
+
+    var itemClass: SecItemClass
+    /// Attribute filters (normalized), `sync` and `agrp` excluded.
+    var filters: [String: SecValue] = [:]
+    var sync: SyncFilter = .nonSynchronizable
+    var syncGiven = false
+    var accessGroup: String?
+    var limit: Limit = .one
+    var matchKeys: [String] = []
+    var returnData = false, returnAttributes = false, returnRef = false, returnPersistentRef = false
+    var returnKeys: [String] = []
+    var authenticationUI: AuthenticationUI = .allow
+    var authenticationUIGiven = false
+    var context: Int?
+    var operationPrompt: String?
+    var valueData: [UInt8]?
+    var valueDataGiven = false
+    var valueRef: Int?
+    var persistentRef: [UInt8]?
+    var accessControl: SecAccessControlValue?
+    var protection: ProtectionClass?
+
+    var returnsAnything: Bool { returnData || returnAttributes || returnRef || returnPersistentRef }
+
+    static func failure(_ status: SecStatus, _ rule: String, _ reason: String) -> SecOutcome {
+        SecOutcome(status, rule: rule, reason)
+    }
+
+    /// Parses `dictionary` for `call`. The class comes from `kSecClass`, or
+    /// from a persistent reference's first four bytes (Q1).
+    static func parse(_ dictionary: [String: SecValue], for call: SecCall) -> Result<SecQuery, SecOutcome> {
+        let itemClass: SecItemClass
+        switch dictionary["class"] {
+        case .string(let name)?:
+            guard let known = SecItemClass(rawValue: name) else {
+                return .failure(failure(.noSuchClass, "Q1", "kSecClass \"\(name)\" is not an item class"))
+            }
+            itemClass = known
+        case let other?:
+            return .failure(failure(.param, "Q1", "kSecClass must be a class constant, not \(other.shortDescription)"))
+        case nil:
+            if case .data(let ref)? = dictionary["v_PersistentRef"], ref.count >= 4,
+               let fromRef = SecItemClass(rawValue: String(decoding: ref.prefix(4), as: UTF8.self)) {
+                itemClass = fromRef
+            } else {
+                return .failure(failure(.param, "Q1", "no kSecClass in the \(call.rawValue) dictionary"))
+            }
+        }
+        var query = SecQuery(itemClass: itemClass)
+        // Keys in a fixed order, so the first problem reported does not depend on hashing.
+        for key in dictionary.keys.sorted() where key != "class" {
+            guard let value = dictionary[key] else { continue }
+            if let problem = query.take(key, value, for: call) { return .failure(problem) }
+        }
+        if query.persistentRef != nil, !query.filters.isEmpty || query.accessGroup != nil || query.syncGiven {
+            return .failure(failure(.param, "Q15", "kSecValuePersistentRef cannot be combined with other attributes"))
+        }
+        return .success(query)
+    }
+
+    /// Reads one key; a problem is the call's failure.
+    mutating func take(_ key: String, _ value: SecValue, for call: SecCall) -> SecOutcome? {
+        if key.utf8.count == 4 { return takeAttribute(key, value, for: call) }
+        switch key.first {
+        case "m": return takeMatch(key, value, for: call)
+        case "r": return takeReturn(key, value)
+        case "u": return takeUse(key, value, for: call)
+        case "v": return takeValue(key, value, for: call)
+        case "f": return nil
+        default:
+            return Self.failure(.param, "§1d", "\"\(key)\" is neither an attribute nor a match, return, use or value key")
+        }
+    }
+
+    mutating func takeAttribute(_ key: String, _ value: SecValue, for call: SecCall) -> SecOutcome? {
+        switch key {
+        case "nleg", "musr": return nil  // Q14: kSecUseDataProtectionKeychain is a no-op on iOS; U2: musr is ignored.
+        case "sync":
+            syncGiven = true
+            if value == .string("syna") {
+                if call == .add { return Self.failure(.param, "Q3", "kSecAttrSynchronizableAny is a query value, not an item's") }
+                sync = .any
+                return nil
+            }
+            guard let flag = value.boolValue else {
+                return Self.failure(.param, "Q3", "kSecAttrSynchronizable must be a boolean or kSecAttrSynchronizableAny")
+            }
+            sync = flag ? .synchronizable : .nonSynchronizable
+            return nil
+        case "agrp":
+            guard let group = value.stringValue else { return Self.failure(.param, "Q6", "kSecAttrAccessGroup must be a string") }
+            accessGroup = group
+            return nil
+        default:
+            break
+        }
+        guard itemClass.attributes.contains(key) else {
+            return Self.failure(.noSuchAttr, "Q2", "\(itemClass.constantName) has no attribute \"\(key)\"")
+        }
+        if key == "accc" {
+            guard case .accessControl(let control) = value else {
+                return Self.failure(.param, "Q16", "kSecAttrAccessControl must be a SecAccessControl, not \(value.shortDescription)")
+            }
+            accessControl = control
+            return nil  // Q5: not a filter.
+        }
+        if key == "pdmn" {
+            guard let name = value.stringValue, let protection = ProtectionClass(rawValue: name) else {
+                return Self.failure(.param, "A1", "kSecAttrAccessible \(value.shortDescription) is not a protection class")
+            }
+            self.protection = protection
+        }
+        guard let normalized = value.normalized(for: key) else {
+            return Self.failure(.param, "Q2", "\(value.shortDescription) is not a value of attribute \"\(key)\"")
+        }
+        filters[key] = normalized
+        return nil
+    }
+
+    mutating func takeMatch(_ key: String, _ value: SecValue, for call: SecCall) -> SecOutcome? {
+        matchKeys.append(key)
+        switch call {
+        case .add: return Self.failure(.param, "A7", "\(key) (kSecMatch…) has no place in SecItemAdd")
+        case .update: return Self.failure(.param, "U1", "\(key) (kSecMatch…) in an update query is refused on iOS")
+        case .delete: return Self.failure(.param, "D1", "\(key) (kSecMatch…) in a delete query is refused on iOS")
+        case .copyMatching: break
+        }
+        switch key {
+        case "m_Limit":
+            switch value {
+            case .string("m_LimitOne"): limit = .one
+            case .string("m_LimitAll"): limit = .all
+            case .number(let n) where n == 1: limit = .one
+            case .number(let n) where n > 1: limit = .count(Int(clamping: n))
+            default: return Self.failure(.param, "Q7", "kSecMatchLimit \(value.shortDescription) is not One, All or a count")
+            }
+            return nil
+        case "m_CaseInsensitive":
+            return nil  // Q13: accepted, no effect on iOS.
+        case "m_HostOrSubdomainOfHost":
+            guard itemClass == .internetPassword else {
+                return Self.failure(.unimplemented, "Q13", "kSecMatchHostOrSubdomainOfHost applies to internet passwords only")
+            }
+            guard case .string(let host) = value else { return Self.failure(.param, "Q13", "the host must be a string") }
+            filters["m_Host"] = .string(host)
+            return nil
+        case "m_Issuers", "m_Policy", "m_ValidOnDate", "m_TrustedOnly", "m_SearchList", "m_SubjectContains",
+             "m_EmailAddressIfPresent":
+            return Self.failure(.unimplemented, "Q13", "\(key): certificate trust evaluation is out of this model's scope")
+        default:
+            return Self.failure(.param, "§1d", "\"\(key)\" is not a kSecMatch key")
+        }
+    }
+
+    mutating func takeReturn(_ key: String, _ value: SecValue) -> SecOutcome? {
+        guard let flag = value.boolValue else { return Self.failure(.param, "Q8", "\(key) must be a boolean") }
+        switch key {
+        case "r_Data": returnData = flag
+        case "r_Attributes": returnAttributes = flag
+        case "r_Ref": returnRef = flag
+        case "r_PersistentRef": returnPersistentRef = flag
+        default: return Self.failure(.param, "§1d", "\"\(key)\" is not a kSecReturn key")
+        }
+        if flag { returnKeys.append(key) }
+        return nil
+    }
+
+    mutating func takeUse(_ key: String, _ value: SecValue, for call: SecCall) -> SecOutcome? {
+        switch key {
+        case "u_AuthUI":
+            authenticationUIGiven = true
+            switch value {
+            case .string("u_AuthUIA"): authenticationUI = .allow
+            case .string("u_AuthUIF"): authenticationUI = .fail
+            case .string("u_AuthUIS"):
+                guard call == .copyMatching else {
+                    return Self.failure(.param, "A12", "kSecUseAuthenticationUISkip is for SecItemCopyMatching only")
+                }
+                authenticationUI = .skip
+            default:
+                return Self.failure(.param, "A12", "kSecUseAuthenticationUI must be Allow, Fail or Skip, not \(value.shortDescription)")
+            }
+            return nil
+        case "u_NoAuthUI":
+            guard let flag = value.boolValue else { return Self.failure(.param, "A12", "kSecUseNoAuthenticationUI must be a boolean") }
+            if flag && !authenticationUIGiven { authenticationUI = .fail }
+            return nil
+        case "u_AuthCtx":
+            guard case .context(let id) = value else {
+                return Self.failure(.param, "AC8", "kSecUseAuthenticationContext must be an LAContext, not \(value.shortDescription)")
+            }
+            context = id
+            return nil
+        case "u_CredRef":
+            return Self.failure(.param, "Q16", "kSecUseCredentialReference is not accepted with this model's contexts")
+        case "u_OpPrompt":
+            guard case .string(let text) = value else { return Self.failure(.param, "AC9", "kSecUseOperationPrompt must be a string") }
+            operationPrompt = text
+            return nil
+        default:
+            return Self.failure(.param, "§1d", "\"\(key)\" is not a kSecUse key this keychain takes")
+        }
+    }
+
+    mutating func takeValue(_ key: String, _ value: SecValue, for call: SecCall) -> SecOutcome? {
+        switch key {
+        case "v_Data":
+            guard case .data(let bytes) = value else {
+                return Self.failure(.param, "A4", "kSecValueData must be data, not \(value.shortDescription)")
+            }
+            valueData = bytes  // Q5: a query ignores it; only add stores it.
+            valueDataGiven = true
+            return nil
+        case "v_Ref":
+            if call == .add && itemClass.isPassword {
+                return Self.failure(.param, "A7", "a password cannot be added by kSecValueRef")
+            }
+            guard case .key(let id) = value else {
+                return Self.failure(.param, "A7", "kSecValueRef must be a SecKey here (certificates and identities by reference are out of scope)")
+            }
+            valueRef = id
+            return nil
+        case "v_PersistentRef":
+            if call == .add { return Self.failure(.param, "A7", "kSecValuePersistentRef has no place in SecItemAdd") }
+            guard case .data(let bytes) = value else { return Self.failure(.param, "Q15", "kSecValuePersistentRef must be data") }
+            persistentRef = bytes
+            return nil
+        default:
+            return Self.failure(.param, "§1d", "\"\(key)\" is not a kSecValue key")
+        }
+    }
+}
