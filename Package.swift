@@ -12,6 +12,16 @@ import PackageDescription
 // TRUSTSUITE_WARNINGS_AS_ERRORS the same way.
 let environment = ProcessInfo.processInfo.environment
 
+/// `Security` and `LocalAuthentication` are Apple's framework names: on Linux
+/// they are this package's modules; on Apple platforms the products point at
+/// empty modules of other names, so Apple's frameworks are never shadowed.
+func appleAPITarget(_ name: String) -> String {
+    #if os(Linux)
+    name
+    #else
+    name + "Unavailable"
+    #endif
+}
 let withLibCBOR = environment["TRUSTSUITE_LIBCBOR"] == "1"
 
 let package = Package(
@@ -34,6 +44,11 @@ let package = Package(
         .library(name: "AppAttestProbe", targets: ["AppAttestProbe"]),
         .library(name: "AppAttestExampleServer", targets: ["AppAttestExampleServer"]),
         .executable(name: "trustsuite", targets: ["trustsuite"]),
+        // Apple's API on Linux over the keychain models (docs/apple-api.md):
+        // on Apple platforms the two products name empty modules, so that
+        // Apple's own frameworks answer `import Security`.
+        .library(name: "Security", targets: [appleAPITarget("Security")]),
+        .library(name: "LocalAuthentication", targets: [appleAPITarget("LocalAuthentication")]),
         // The simulation control: device, app, user, clock and logs.
         .library(name: "SecuritySimulation", targets: ["SecuritySimulation"]),
     ],
@@ -283,11 +298,31 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+#if os(Linux)
+package.targets += [
+    .target(name: "Security", dependencies: ["SecuritySimulation", "KeychainModel", "KeychainAccessControl"]),
+    .target(name: "LocalAuthentication", dependencies: [
+        "Security", "SecuritySimulation", "KeychainModel", "KeychainAccessControl", "LocalAuthorization",
+    ]),
+    // Apple-SDK code in every pattern of docs/apple-api.md, compiled in Swift 6 mode…
+    .testTarget(name: "AppleAPITests", dependencies: ["Security", "LocalAuthentication", "KeychainModel", "KeychainAccessControl"]),
+    // …and in Swift 5 mode: a regression in compatibility fails the build.
+    .testTarget(name: "AppleAPISwift5Tests", dependencies: ["Security", "LocalAuthentication"],
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+]
+#else
+package.targets += [
+    .target(name: "SecurityUnavailable", path: "Sources/AppleAPIUnavailable/Security"),
+    .target(name: "LocalAuthenticationUnavailable", path: "Sources/AppleAPIUnavailable/LocalAuthentication"),
+]
+#endif
+
 // As swift-asn1 does: explicit existentials and imports for every module
 // used; CI (.ci/run) also sets TRUSTSUITE_WARNINGS_AS_ERRORS=1 so a warning
 // fails the build.
 let warningsAsErrors = environment["TRUSTSUITE_WARNINGS_AS_ERRORS"] == "1"
-for target in package.targets where target.type != .system {
+// AppleAPISwift5Tests stands for third-party code as its authors wrote it: none of these.
+for target in package.targets where target.type != .system && target.name != "AppleAPISwift5Tests" {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .enableUpcomingFeature("ExistentialAny"),
         .enableUpcomingFeature("MemberImportVisibility"),

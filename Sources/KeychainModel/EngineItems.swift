@@ -11,6 +11,12 @@ enum MissReason: Equatable {
 }
 
 extension KeychainEngine {
+    /// A call whose dictionary the `Security` module could not read (a key
+    /// that is not a string): -50, logged like every other call.
+    public mutating func refuseUnreadable(_ call: SecCall) -> SecOutcome {
+        finish(call, SecOutcome(.param, rule: "§1d", "the dictionary has a key that is not a string"))
+    }
+
     // MARK: SecItemAdd
 
     /// `SecItemAdd`; `wantsResult` is whether the caller passed a result pointer.
@@ -281,6 +287,10 @@ extension KeychainEngine {
         var returned: [Int] = []
         var prompts = 0
         var skipped = 0
+        // AC8: without kSecUseAuthenticationContext the call runs in a context of its own,
+        // so one prompt serves every match of this call, and none after it.
+        let context = query.context ?? newContext()
+        defer { if query.context == nil { releaseContext(context) } }
         for id in found {
             guard let item = items[id] else { continue }
             if !item.protection.isAvailable(in: device) {
@@ -289,7 +299,7 @@ extension KeychainEngine {
                                   prompts: prompts)
             }
             if needsSecret(item, query) {
-                if let refusal = authorize(item.access, .useItem, context: query.context, ui: query.authenticationUI,
+                if let refusal = authorize(item.access, .useItem, context: context, ui: query.authenticationUI,
                                            reason: query.operationPrompt, call: SecCall.copyMatching.rawValue, prompts: &prompts) {
                     switch refusal {
                     case .skipped:
@@ -440,13 +450,15 @@ extension KeychainEngine {
         }
         var prompts = 0
         var updated: [Int: StoredSecItem] = [:]
+        let context = query.context ?? newContext()
+        defer { if query.context == nil { releaseContext(context) } }
         for id in found {
             guard var item = items[id] else { continue }
             if !item.protection.isAvailable(in: device) {
                 return SecOutcome(.interactionNotAllowed, rule: "Q11", "the matching item \(describeKey(item)) is \(item.protection.rawValue) and the device is locked", prompts: prompts)
             }
             if newData != nil, case .requires = item.access.rule(for: .useItem) {
-                if let refusal = authorize(item.access, .useItem, context: query.context, ui: query.authenticationUI,
+                if let refusal = authorize(item.access, .useItem, context: context, ui: query.authenticationUI,
                                            reason: query.operationPrompt, call: SecCall.update.rawValue, prompts: &prompts),
                    case .status(let status, let rule, let reason, _) = refusal {
                     return SecOutcome(status, rule: "U6", "replacing the data needs the same authentication as a read: \(rule): \(reason)", prompts: prompts)

@@ -60,9 +60,10 @@ extension KeychainEngine {
         SecFailure(status, rule: rule, reason, laCode: la?.rawValue)
     }
 
-    mutating func finishKey<T>(_ call: String, _ result: Result<T, SecFailure>, prompts: Int = 0) -> Result<T, SecFailure> {
+    mutating func finishKey<T>(_ call: String, _ result: Result<T, SecFailure>, rule: String = "K2", _ reason: String = "done",
+                               prompts: Int = 0) -> Result<T, SecFailure> {
         switch result {
-        case .success: log(call, status: 0, rule: "K1", "done", prompts: prompts)
+        case .success: log(call, status: 0, rule: rule, reason, prompts: prompts)
         case .failure(let failure): log(call, status: Int32(truncatingIfNeeded: failure.code), rule: failure.rule, failure.reason, prompts: prompts)
         }
         return result
@@ -91,14 +92,14 @@ extension KeychainEngine {
         } else {
             result = .failure(failure(.param, "AC1", "\(protection.shortDescription) is not a kSecAttrAccessible value"))
         }
-        return finishKey("SecAccessControlCreateWithFlags", result)
+        return finishKey("SecAccessControlCreateWithFlags", result, rule: "AC1", "created; the device is looked at when an item binds it")
     }
 
     // MARK: SecKey
 
     /// `SecKeyCreateRandomKey`: the new private key's id.
     public mutating func createRandomKey(_ parameters: [String: SecValue]) -> Result<Int, SecFailure> {
-        finishKey("SecKeyCreateRandomKey", makeRandomKey(parameters))
+        finishKey("SecKeyCreateRandomKey", makeRandomKey(parameters), rule: "K1", "key created")
     }
 
     mutating func makeRandomKey(_ parameters: [String: SecValue]) -> Result<Int, SecFailure> {
@@ -231,7 +232,7 @@ extension KeychainEngine {
     public mutating func sign(key: Int, algorithm: String, data: [UInt8]) -> Result<[UInt8], SecFailure> {
         var prompts = 0
         let result = makeSignature(key: key, algorithm: algorithm, data: data, prompts: &prompts)
-        return finishKey("SecKeyCreateSignature", result, prompts: prompts)
+        return finishKey("SecKeyCreateSignature", result, "signed", prompts: prompts)
     }
 
     mutating func makeSignature(key: Int, algorithm: String, data: [UInt8], prompts: inout Int) -> Result<[UInt8], SecFailure> {

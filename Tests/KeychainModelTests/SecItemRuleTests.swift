@@ -463,6 +463,16 @@ import Testing
         expect(engine.copyMatching(read, wantsResult: true), .authFailed, "AC10")
     }
 
+    @Test func ac8OneCallWithoutAContextPromptsOnceForAllItsMatches() {
+        var engine = KeychainEngine()
+        _ = engine.add(Self.password(["accc": control(&engine, .userPresence)]), wantsResult: false)
+        _ = engine.add(Self.password(["acct": .string("b"), "accc": control(&engine, .userPresence)]), wantsResult: false)
+        engine.answers = [.biometryMatch, .biometryMatch]
+        let all = engine.copyMatching(["class": .string("genp"), "m_Limit": .string("m_LimitAll"), "r_Data": Self.yes], wantsResult: true)
+        #expect(all.status == .success && all.prompts == 1, "\(all.explanation)")
+        #expect(engine.copyMatching(Self.query(["r_Data": Self.yes]), wantsResult: true).prompts == 1, "the call's own context is gone")
+    }
+
     @Test func strictDefaultNamesTheCall() {
         var engine = KeychainEngine()
         _ = engine.add(Self.password(["accc": control(&engine, .userPresence)]), wantsResult: false)
