@@ -51,6 +51,7 @@ let package = Package(
         .library(name: "LocalAuthentication", targets: [appleAPITarget("LocalAuthentication")]),
         // The simulation control: device, app, user, clock and logs.
         .library(name: "SecuritySimulation", targets: ["SecuritySimulation"]),
+        .executable(name: "trustsuite-apple-api-adapter", targets: ["AppleAPIAdapter"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -304,16 +305,35 @@ package.targets += [
     .target(name: "LocalAuthentication", dependencies: [
         "Security", "SecuritySimulation", "KeychainModel", "KeychainAccessControl", "LocalAuthorization",
     ]),
+    // The apple-api trace driver, written against Apple's API only (docs/apple-api.md).
+    .target(name: "AppleAPIDriver", dependencies: [
+        "Security", "LocalAuthentication", "SecuritySimulation", "KeychainModel", "KeychainAccessControl",
+    ]),
+    // The driver as an adapter binary (the same source is an adapter for Apple's own frameworks).
+    .executableTarget(name: "AppleAPIAdapter", dependencies: ["AppleAPIDriver", "SecuritySimulation"]),
+    // The example of the user's job: a keychain layer in Apple's style, and its tests on the simulation.
+    .target(name: "TokenStore", dependencies: ["Security", "LocalAuthentication"], path: "Examples/TokenStore/Sources/TokenStore"),
+    .testTarget(name: "TokenStoreTests", dependencies: [
+        "TokenStore", "SecuritySimulation", .product(name: "Crypto", package: "swift-crypto"),
+    ], path: "Examples/TokenStore/Tests/TokenStoreTests"),
     // Apple-SDK code in every pattern of docs/apple-api.md, compiled in Swift 6 mode…
-    .testTarget(name: "AppleAPITests", dependencies: ["Security", "LocalAuthentication", "KeychainModel", "KeychainAccessControl"]),
+    .testTarget(name: "AppleAPITests", dependencies: [
+        "Security", "LocalAuthentication", "SecuritySimulation", "KeychainModel", "KeychainAccessControl",
+    ]),
     // …and in Swift 5 mode: a regression in compatibility fails the build.
     .testTarget(name: "AppleAPISwift5Tests", dependencies: ["Security", "LocalAuthentication"],
                 swiftSettings: [.swiftLanguageMode(.v5)]),
 ]
+for target in package.targets where target.name == "ReferenceSubjects" {
+    target.dependencies += ["AppleAPIDriver", "SecuritySimulation"]
+}
 #else
 package.targets += [
     .target(name: "SecurityUnavailable", path: "Sources/AppleAPIUnavailable/Security"),
     .target(name: "LocalAuthenticationUnavailable", path: "Sources/AppleAPIUnavailable/LocalAuthentication"),
+    // Where Apple's frameworks exist, the driver and its adapter build against them.
+    .target(name: "AppleAPIDriver"),
+    .executableTarget(name: "AppleAPIAdapter", dependencies: ["AppleAPIDriver"]),
 ]
 #endif
 

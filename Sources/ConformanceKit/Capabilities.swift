@@ -30,7 +30,7 @@ public enum Capabilities {
             }
         case .appAttestAssertion:
             if vector.flags.contains(replayFlag) { needed.insert("counter") }
-        case .appAttestReceipt, .devicecheck, .keychainACL, .keychainFlow, .laRight:
+        case .appAttestReceipt, .devicecheck, .keychainACL, .keychainFlow, .laRight, .appleAPI:
             break
         }
         if vector.flags.contains(LaunchPolicyFields.flag) { needed.insert("launchPolicy") }

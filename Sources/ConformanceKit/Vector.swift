@@ -12,6 +12,7 @@ public enum Family: String, Sendable, Hashable, CaseIterable, Codable, Comparabl
     case keychainACL = "keychain-acl"
     case keychainFlow = "keychain-flow"
     case laRight = "la-right"
+    case appleAPI = "apple-api"
 
     /// The part of a family a vector belongs to in the reports' breakdown:
     /// the decoding mode for cbor; nil for families without parts.
@@ -19,7 +20,7 @@ public enum Family: String, Sendable, Hashable, CaseIterable, Codable, Comparabl
         switch self {
         case .cbor: input["mode"]?.stringValue ?? "wellFormed"
         case .appAttestAttestation, .appAttestAssertion, .appAttestReceipt, .devicecheck,
-             .keychainACL, .keychainFlow, .laRight: nil
+             .keychainACL, .keychainFlow, .laRight, .appleAPI: nil
         }
     }
 
@@ -31,6 +32,7 @@ public enum Family: String, Sendable, Hashable, CaseIterable, Codable, Comparabl
         case .keychainACL: "keychain-acl"
         case .keychainFlow: "keychain-flow"
         case .laRight: "la-right"
+        case .appleAPI: "apple-api"
         }
     }
 
@@ -46,6 +48,7 @@ public enum Family: String, Sendable, Hashable, CaseIterable, Codable, Comparabl
         case .keychainACL: KeychainACLFamily.self
         case .keychainFlow: KeychainFlowFamily.self
         case .laRight: LARightFamily.self
+        case .appleAPI: AppleAPIFamily.self
         }
     }
 

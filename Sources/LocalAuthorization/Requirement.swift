@@ -1,23 +1,37 @@
 import KeychainAccessControl
 
-/// `LAAuthenticationRequirement` (spec/local-authorization.md).
+/// `LAAuthenticationRequirement`, with Apple's names only (rule book LA11):
+/// `.default`, `.biometry`, `.biometryCurrentSet`, `.biometry(fallback:)`
+/// with `LABiometryFallbackRequirement` `.default` or `.devicePasscode`.
+/// Apple has no passcode-only requirement and no `fallback: none` (plain
+/// `.biometry` has no fallback). The raw values are how vectors spell them.
 public enum RightRequirement: String, Sendable, Hashable, CaseIterable, Codable {
     /// Biometry, Apple Watch or passcode.
     case `default`
-    /// biometry(fallback: none).
+    /// Biometry, no fallback.
     case biometry
-    /// biometry(fallback: devicePasscode).
-    case biometryFallbackPasscode
     case biometryCurrentSet
-    case devicePasscode
+    /// Biometry with the system's default fallback. Apple does not say what
+    /// that fallback is; this model takes the device passcode, as for
+    /// `.devicePasscode` (docs/models/la-rights.md).
+    case biometryFallbackDefault = "biometry(fallback: default)"
+    /// Biometry, falling back to the device passcode.
+    case biometryFallbackDevicePasscode = "biometry(fallback: devicePasscode)"
+
+    /// Whether a passcode can satisfy the requirement.
+    public var takesPasscode: Bool {
+        switch self {
+        case .default, .biometryFallbackDefault, .biometryFallbackDevicePasscode: true
+        case .biometry, .biometryCurrentSet: false
+        }
+    }
 
     /// The access-control flags of the right's key.
     public var flags: AccessControlFlags {
         switch self {
-        case .default, .biometryFallbackPasscode: return .userPresence
+        case .default, .biometryFallbackDefault, .biometryFallbackDevicePasscode: return .userPresence
         case .biometry: return .biometryAny
         case .biometryCurrentSet: return .biometryCurrentSet
-        case .devicePasscode: return .devicePasscode
         }
     }
 
@@ -31,21 +45,14 @@ public enum RightRequirement: String, Sendable, Hashable, CaseIterable, Codable 
             _ = try AccessControl.create(protection: .aku, flags: flags, device: device)
             return nil
         } catch {
-            switch self {
-            case .biometry, .biometryCurrentSet: return .biometryNotEnrolled
-            case .default, .biometryFallbackPasscode, .devicePasscode: return .passcodeNotSet
-            }
+            return takesPasscode ? .passcodeNotSet : .biometryNotEnrolled
         }
     }
 
     /// What keeps the requirement from being evaluated on `device` (checkCanAuthorize), or nil.
     public func obstacle(on device: DeviceState) -> LAModelError.Code? {
-        switch self {
-        case .default, .biometryFallbackPasscode, .devicePasscode:
-            return device.passcodeSet ? nil : .passcodeNotSet
-        case .biometry, .biometryCurrentSet:
-            return device.biometryObstacle.flatMap { LAModelError.Code($0) }
-        }
+        if takesPasscode { return device.passcodeSet ? nil : .passcodeNotSet }
+        return device.biometryObstacle.flatMap { LAModelError.Code($0) }
     }
 }
 
@@ -63,14 +70,11 @@ public struct SimulatedAuthenticator: Sendable {
         case .cancel: return .userCancel
         case .fail: return .authenticationFailed
         case .biometry:
-            guard device.biometryUsable, requirement != .devicePasscode else { return .authenticationFailed }
+            guard device.biometryUsable else { return .authenticationFailed }
             if requirement == .biometryCurrentSet && device.enrollmentGeneration != boundEnrollment { return .authenticationFailed }
             return nil
         case .passcode:
-            switch requirement {
-            case .default, .biometryFallbackPasscode, .devicePasscode: return device.passcodeSet ? nil : .authenticationFailed
-            case .biometry, .biometryCurrentSet: return .authenticationFailed
-            }
+            return requirement.takesPasscode && device.passcodeSet ? nil : .authenticationFailed
         }
     }
 }

@@ -53,7 +53,7 @@ public struct ReferenceSubject: Subject {
         case .devicecheck: { try DeviceCheckSubject.evaluate(DeviceCheckFamily.read($0)) }
         case .keychainACL: { try KeychainACLSubject.evaluate(KeychainACLFamily.read($0)) }
         case .keychainFlow: { try KeychainFlowSubject.evaluate(KeychainFlowFamily.read($0)) }
-        case .appAttestAttestation, .appAttestReceipt, .laRight: nil
+        case .appAttestAttestation, .appAttestReceipt, .laRight, .appleAPI: nil
         }
     }
 
@@ -71,6 +71,8 @@ public struct ReferenceSubject: Subject {
             return try await ReceiptSubject.evaluate(ReceiptFamily.read(input))
         case .laRight:
             return try await LARightSubject.evaluate(LARightFamily.read(input))
+        case .appleAPI:
+            return try await AppleAPISubject.evaluate(input)
         case .cbor, .appAttestAssertion, .devicecheck, .keychainACL, .keychainFlow:
             return try evaluateSynchronously(family: family, input: input)
         }

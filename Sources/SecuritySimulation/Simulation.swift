@@ -1,6 +1,7 @@
 import Foundation
-import KeychainAccessControl
-import KeychainModel
+// The vocabulary of the control (answers, events, records) comes with it.
+@_exported import KeychainAccessControl
+@_exported import KeychainModel
 
 /// The simulation control: the one keychain, device, app, user and clock
 /// that `import Security` and `import LocalAuthentication` reach on Linux
@@ -41,6 +42,27 @@ public final class Simulation: @unchecked Sendable {
     }
 
     private var echo: Bool { environment[Environment.echo] == "1" }
+
+    // MARK: Sessions
+
+    private let gate = SessionGate()
+
+    /// Runs `body` alone on the simulation, from a reset: every test (and
+    /// every vector replay) that uses the one shared simulation goes through
+    /// here, so parallel tests never see each other's keychain, answers or
+    /// prompts. Waits, without blocking a thread, while another session runs.
+    public func session<T>(_ body: () async throws -> T) async rethrows -> T {
+        await gate.acquire()
+        reset()
+        do {
+            let result = try await body()
+            await gate.release()
+            return result
+        } catch {
+            await gate.release()
+            throw error
+        }
+    }
 
     // MARK: Reset
 
@@ -207,4 +229,22 @@ public struct SimulatedDevice: Sendable, Hashable {
     }
 
     var hasAuthenticationCompanion: Bool { companions.contains { $0.paired && $0.nearby && $0.canAuthenticate } }
+}
+
+/// A first-come, first-served lock for async code: waiting suspends the task.
+actor SessionGate {
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func acquire() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+    }
 }

@@ -25,7 +25,7 @@ struct RightSimulateCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "default, biometry, biometryFallbackPasscode, biometryCurrentSet or devicePasscode.")
+    @Option(name: .long, help: "Apple's name: default, biometry, biometryCurrentSet, \"biometry(fallback: default)\" or \"biometry(fallback: devicePasscode)\".")
     var requirement: String?
     @Option(name: .long, help: "Device state at the start (JSON object).") var device: String?
     @Option(name: .long, help: ArgumentHelp("The trace (JSON).", valueName: "file")) var steps: String

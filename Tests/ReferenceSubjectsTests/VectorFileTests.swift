@@ -20,6 +20,7 @@ import TestSupport
         case .keychainACL: 300
         case .keychainFlow: 80
         case .laRight: 120
+        case .appleAPI: 60
         }
     }
 

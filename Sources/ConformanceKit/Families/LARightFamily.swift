@@ -11,8 +11,11 @@ public enum LARightFamily: FamilyContract {
         case sign, decrypt, exchangeKeys, exportPublicKey, loadSecret
     }
 
+    /// Apple's `LAAuthenticationRequirement` names (rule book LA11).
     public enum Requirement: String, StrictVocabulary {
-        case `default`, biometry, biometryFallbackPasscode, biometryCurrentSet, devicePasscode
+        case `default`, biometry, biometryCurrentSet
+        case biometryFallbackDefault = "biometry(fallback: default)"
+        case biometryFallbackDevicePasscode = "biometry(fallback: devicePasscode)"
     }
 
     public struct Step: TraceStep {

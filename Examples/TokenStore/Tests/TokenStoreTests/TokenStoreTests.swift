@@ -1,0 +1,125 @@
+import Crypto
+import Foundation
+import SecuritySimulation
+import Testing
+import TokenStore
+
+/// The example layer's own tests, as an iOS team would write them on Linux:
+/// each runs in a session of the simulation (a clean keychain and device),
+/// says how the user answers, and asserts statuses and prompt counts. A
+/// failure prints the simulation's explanation of the last call.
+@Suite struct TokenStoreTests {
+    let simulation = Simulation.shared
+    let token = Data("refresh-token-1".utf8)
+
+    func why() -> Comment { Comment(rawValue: simulation.lastExplanation ?? "no call") }
+
+    @Test func oneSessionAsksForFaceIDOnce() async throws {
+        try await simulation.session {
+            let store = TokenStore(service: "com.example.auth")
+            try store.save(token, account: "alice")
+            #expect(simulation.promptCount == 0, "saving never asks")
+            simulation.enqueue(.biometryMatch)
+            #expect(try store.read(account: "alice") == token, why())
+            #expect(try store.read(account: "alice") == token, why())
+            #expect(try store.read(account: "alice") == token, why())
+            #expect(simulation.promptCount == 1, "three reads in one session: one Face ID prompt")
+            #expect(simulation.unansweredPrompts.isEmpty)
+        }
+    }
+
+    @Test func lockingTheSessionAsksAgain() async throws {
+        try await simulation.session {
+            let store = TokenStore(service: "com.example.auth")
+            try store.save(token, account: "alice")
+            simulation.enqueue(.biometryMatch, .biometryMatch)
+            _ = try store.read(account: "alice")
+            store.lock()
+            _ = try store.read(account: "alice")
+            #expect(simulation.promptCount == 2, why())
+        }
+    }
+
+    @Test func aCancelIsUserCanceled() async throws {
+        try await simulation.session {
+            let store = TokenStore(service: "com.example.auth")
+            try store.save(token, account: "alice")
+            simulation.enqueue(.cancel)
+            #expect(throws: TokenStore.Failure.userCanceled, why()) { try store.read(account: "alice") }
+        }
+    }
+
+    @Test func theExistenceProbeNeverAsks() async throws {
+        try await simulation.session {
+            let store = TokenStore(service: "com.example.auth")
+            #expect(!store.exists(account: "alice"))
+            try store.save(token, account: "alice")
+            #expect(store.exists(account: "alice"), why())
+            #expect(simulation.promptCount == 0)
+        }
+    }
+
+    @Test func aNewFaceMakesTheTokenUnreadable() async throws {
+        try await simulation.session {
+            let store = TokenStore(service: "com.example.auth")
+            try store.save(token, account: "alice")
+            simulation.apply(.biometryEnrollmentChanged)
+            #expect(throws: TokenStore.Failure.authenticationFailed, why()) { try store.read(account: "alice") }
+            #expect(simulation.promptCount == 0, "an invalidated item fails without a prompt")
+            #expect(simulation.lastExplanation?.contains("AC6") == true, why())
+            try store.delete(account: "alice")
+            #expect(!store.exists(account: "alice"))
+        }
+    }
+
+    @Test func savingTwiceReplacesTheToken() async throws {
+        try await simulation.session {
+            let store = TokenStore(service: "com.example.auth")
+            try store.save(token, account: "alice")
+            try store.save(Data("refresh-token-2".utf8), account: "alice")
+            simulation.enqueue(.passcode)
+            simulation.enqueue(.biometryMatch)
+            // biometryCurrentSet takes biometry only: the passcode answer fails the first read.
+            #expect(throws: TokenStore.Failure.authenticationFailed, why()) { try store.read(account: "alice") }
+            #expect(try store.read(account: "alice") == Data("refresh-token-2".utf8), why())
+        }
+    }
+
+    @Test func aLockedPhoneCannotRead() async throws {
+        try await simulation.session {
+            let store = TokenStore(service: "com.example.auth")
+            try store.save(token, account: "alice")
+            simulation.apply(.lock)
+            #expect(throws: TokenStore.Failure.interactionNotAllowed, why()) { try store.read(account: "alice") }
+            #expect(simulation.promptCount == 0)
+        }
+    }
+
+    @Test func theDeviceKeySignsWhatP256Verifies() async throws {
+        try await simulation.session {
+            let key = try DeviceKey.create(tag: "com.example.device-key")
+            #expect(simulation.promptCount == 0, "creating the key never asks")
+            let loaded = try #require(try DeviceKey.load(tag: "com.example.device-key"), why())
+            simulation.enqueue(.biometryMatch)
+            let message = Data("challenge".utf8)
+            let signature = try loaded.sign(message)
+            #expect(simulation.promptCount == 1, why())
+            let publicKey = try P256.Signing.PublicKey(x963Representation: try key.publicKey())
+            #expect(publicKey.isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: signature), for: message))
+        }
+    }
+
+    @Test func aCanceledSignatureIsALocalAuthenticationError() async throws {
+        try await simulation.session {
+            let key = try DeviceKey.create(tag: "com.example.device-key")
+            simulation.enqueue(.cancel)
+            do {
+                _ = try key.sign(Data("challenge".utf8))
+                Issue.record("signed without the user")
+            } catch {
+                let ns = error as NSError
+                #expect(ns.domain == "com.apple.LocalAuthentication" && ns.code == -2, "K4: \(ns)")
+            }
+        }
+    }
+}
