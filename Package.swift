@@ -327,6 +327,10 @@ package.targets += [
 for target in package.targets where target.name == "ReferenceSubjects" {
     target.dependencies += ["AppleAPIDriver", "SecuritySimulation"]
 }
+// FuzzSecItemDifferential: SecItem calls through `import Security` against the model.
+for target in package.targets where target.name == "FuzzTargets" {
+    target.dependencies += ["Security", "SecuritySimulation"]
+}
 #else
 package.targets += [
     .target(name: "SecurityUnavailable", path: "Sources/AppleAPIUnavailable/Security"),

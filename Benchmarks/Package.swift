@@ -4,6 +4,7 @@
 // repository root:
 //   swift package --package-path Benchmarks benchmark      (ordo-one/benchmark)
 //   swift package --package-path Benchmarks benchmark --target DeviceCheckServiceBenchmarks
+//   swift package --package-path Benchmarks benchmark --target KeychainBenchmarks
 //   Benchmarks/compare.sh                                  (side by side with cbor2 and openssl)
 import PackageDescription
 
@@ -52,6 +53,17 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Benchmarks/DeviceCheckServiceBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // SecItem through `import Security` with 1,000 and 100,000 stored items (Linux).
+        .executableTarget(
+            name: "KeychainBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Security", package: "TrustSuite"),
+                .product(name: "SecuritySimulation", package: "TrustSuite"),
+            ],
+            path: "Benchmarks/KeychainBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // StrictCBOR's timing loops for compare.sh's side-by-side table and

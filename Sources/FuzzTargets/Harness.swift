@@ -31,6 +31,7 @@ public enum Harness: String, CaseIterable, Sendable {
     case p256Differential = "FuzzP256Differential"
     case x509Differential = "FuzzX509Differential"
     case cborDifferential = "FuzzCBORDifferential"
+    case secItemDifferential = "FuzzSecItemDifferential"
 
     /// An oracle: the problems found in one input (empty when fine). The
     /// verifiers are async (chain validation is); the rest run inline.
@@ -70,8 +71,15 @@ public enum Harness: String, CaseIterable, Sendable {
         #else
         case .cborDifferential: .sync { _ in [Harness.libcborMissing] }
         #endif
+        #if os(Linux)
+        case .secItemDifferential: .sync(FuzzTargets.secItemDifferential)
+        #else
+        case .secItemDifferential: .sync { _ in [Harness.appleAPIMissing] }
+        #endif
         }
     }
+
+    static let appleAPIMissing = "FuzzSecItemDifferential needs this package's Security module, built on Linux only"
 
     static let libcborMissing =
         "the libcbor oracle is not built in: apt-get install libcbor-dev, then build with TRUSTSUITE_LIBCBOR=1 (.ci/run does)"
@@ -79,10 +87,13 @@ public enum Harness: String, CaseIterable, Sendable {
     /// Why this harness's oracle cannot run in this build (nil when it can):
     /// FuzzCBORDifferential needs libcbor, built in only with TRUSTSUITE_LIBCBOR=1.
     public var unavailableReason: String? {
+        #if !os(Linux)
+        if self == .secItemDifferential { return Harness.appleAPIMissing }
+        #endif
         #if TRUSTSUITE_LIBCBOR
-        nil
+        return nil
         #else
-        self == .cborDifferential ? Harness.libcborMissing : nil
+        return self == .cborDifferential ? Harness.libcborMissing : nil
         #endif
     }
 
@@ -104,6 +115,7 @@ public enum Harness: String, CaseIterable, Sendable {
         case .deviceCheck: "devicecheck.dict"
         case .vectorFile, .adapterReply: "vectors.dict"
         case .keychainFlow, .laRight: "traces.dict"
+        case .secItemDifferential: "secitem.dict"
         }
     }
 

@@ -105,7 +105,7 @@ extension FuzzTargets {
         return events
     }
 
-    /// Whether `op` may answer `status` (spec/keychain-flows.md): a SecItem
+    /// Whether `op` may answer `status` (docs/traces.md): a SecItem
     /// or SecKey call answers an OSStatus (a LocalAuthentication failure
     /// reaches it mapped to one), never an LAError; an LAContext call answers
     /// success or an LAError — `evaluateAccessControl` also the keychain's
@@ -113,15 +113,16 @@ extension FuzzTargets {
     /// locked); a device event answers success.
     static func allowed(_ status: CallStatus, for op: KeychainFlowFamily.Op) -> Bool {
         switch op {
-        case .add, .generateKey, .copyMatching, .update, .delete, .sign:
+        case .add, .generateKey, .copyMatching, .update, .delete:
             if case .keychain = status { return true }
             return false
+        case .sign, .evaluateAccessControl:
+            // A Secure Enclave key hands LocalAuthentication's error on (K4);
+            // evaluateAccessControl answers its query's keychain failure.
+            return true
         case .evaluatePolicy, .canEvaluatePolicy, .invalidateContext:
             if case .localAuthentication = status { return true }
             return status == .success
-        case .evaluateAccessControl:
-            if case .localAuthentication = status { return true }
-            return [.success, .keychain(.itemNotFound), .keychain(.interactionNotAllowed)].contains(status)
         case .device:
             return status == .success
         }

@@ -1,34 +1,21 @@
 import KeychainAccessControl
 
-/// LocalAuthentication policies.
+/// LocalAuthentication policies of the keychain-flow vocabulary.
 public enum AuthenticationPolicy: String, Sendable, Hashable, CaseIterable, Codable {
     case deviceOwnerAuthentication, deviceOwnerAuthenticationWithBiometrics
 }
 
-/// An LAContext: what it has proved, until it is invalidated. A context that
-/// has proved what an item needs is reused by later calls without a prompt.
+/// An LAContext as the keychain-flow vocabulary reports it: what it has
+/// proved (until invalidated), and its biometry domain state.
 public struct AuthenticationContext: Sendable, Hashable {
-    public private(set) var evidence: Evidence = []
-    public private(set) var invalidated = false
-    /// The biometry domain state seen by the last evaluation or check
-    /// (changes with the enrolled set), nil before any.
-    public internal(set) var domainState: Int?
+    public let evidence: Evidence
+    public let invalidated: Bool
+    /// `evaluatedPolicyDomainState`: set by a successful biometric check or evaluation (LA4).
+    public let domainState: [UInt8]?
 
-    public init() {}
-
-    mutating func record(_ proved: Evidence) { evidence.formUnion(proved) }
-    mutating func invalidate() {
-        invalidated = true
-        evidence = []
-    }
-
-    /// canEvaluatePolicy: what keeps `policy` from being evaluated on `device`, or nil.
-    public static func obstacle(_ policy: AuthenticationPolicy, device: DeviceState) -> LAErrorCode? {
-        switch policy {
-        case .deviceOwnerAuthenticationWithBiometrics:
-            return device.biometryObstacle
-        case .deviceOwnerAuthentication:
-            return device.passcodeSet ? nil : .passcodeNotSet
-        }
+    init(_ state: ContextState, evidence: Evidence) {
+        self.evidence = evidence
+        invalidated = state.invalidated
+        domainState = state.domainState
     }
 }

@@ -160,6 +160,15 @@ extension KeychainEngine {
     }
 
     mutating func evaluateControl(context: Int, accessControl: SecAccessControlValue, operation raw: Int, reason: String) -> LAOutcome {
+        switch bind(protection: accessControl.protection, flags: accessControl.flags) {
+        case .failure(let outcome): return LAOutcome(.authenticationFailed, rule: outcome.rule, outcome.reason)
+        case .success(let bound): return evaluate(bound, context: context, operation: raw, reason: reason)
+        }
+    }
+
+    /// evaluateAccessControl on a bound access control: the device's lock does
+    /// not matter (LocalAuthentication evaluates the constraints, not the class).
+    mutating func evaluate(_ access: AccessControl, context: Int, operation raw: Int, reason: String) -> LAOutcome {
         guard let operation = LAAccessControlOperationValue(rawValue: raw) else {
             return LAOutcome(.parameter, rule: "LA1", "\(raw) is not an LAAccessControlOperation")
         }
@@ -169,16 +178,10 @@ extension KeychainEngine {
             wouldCrashOnDevice.append("LAContext.evaluateAccessControl with an empty localizedReason")
             return LAOutcome(.parameter, rule: "LA9", "an empty localizedReason: on a device the app dies; here no prompt and LAError.parameter")
         }
-        let access: AccessControl
-        switch bind(protection: accessControl.protection, flags: accessControl.flags) {
-        case .failure(let outcome): return LAOutcome(.authenticationFailed, rule: outcome.rule, outcome.reason)
-        case .success(let bound): access = bound
-        }
-        var state2 = device
-        state2.locked = false
         var prompts = 0
         let saved = device
-        device = state2
+        device.locked = false
+        device.unlockedSinceBoot = true
         defer { device = saved }
         guard let refusal = authorize(access, operation.operation, context: context, ui: .allow, reason: reason,
                                       call: "LAContext.evaluateAccessControl", prompts: &prompts) else {
@@ -188,6 +191,28 @@ extension KeychainEngine {
             return LAOutcome(.authenticationFailed, rule: "AC7", "skipped", prompts: prompts)
         }
         return LAOutcome(la ?? .authenticationFailed, rule: rule, why, prompts: prompts)
+    }
+
+    /// `evaluateAccessControl` with the access control of the first item
+    /// `query` finds (the keychain-flow traces name items, not access-control
+    /// objects). A Secure Enclave key whose access control lacks
+    /// privateKeyUsage has no key-use entry (AC3): -1009, no prompt. No item:
+    /// the query's keychain failure.
+    public mutating func evaluateAccessControl(context: Int, itemQuery: [String: SecValue], operation raw: Int,
+                                               reason: String) -> Result<LAOutcome, SecOutcome> {
+        let query: SecQuery
+        switch SecQuery.parse(itemQuery, for: .copyMatching) {
+        case .failure(let outcome): return .failure(outcome)
+        case .success(let parsed): query = parsed
+        }
+        guard let id = matches(query).first, let item = items[id] else { return .failure(notFound(query, call: .copyMatching)) }
+        let keyUse = LAAccessControlOperationValue(rawValue: raw)?.operation.isKeyUse == true
+        if keyUse, let key = item.key, keys[key]?.secureEnclave == true, item.accessValue != nil,
+           !item.access.flags.contains(.privateKeyUsage) {
+            return .success(finishLA("evaluateAccessControl",
+                                     LAOutcome(.operationNotAllowed, rule: "AC3", "the Secure Enclave key's access control has no key-use entry")))
+        }
+        return .success(finishLA("evaluateAccessControl", evaluate(item.access, context: context, operation: raw, reason: reason)))
     }
 
     /// `invalidate()`: the context cannot evaluate again; twice has no effect (LA7).

@@ -321,18 +321,23 @@ extension KeychainEngine {
         var result: SecValue?
         if wantsResult { result = shape(returned, query: query, context: query.context) }
         let what = query.returnsAnything ? query.returnKeys.joined(separator: "+") : "status only"
-        return SecOutcome(.success, rule: query.returnsAnything ? "Q8" : "Q12",
-                          "\(returned.count) item(s) found; result: \(what)\(needsAnySecret(query) ? "" : ", no secret read, no prompt")",
-                          result: result, prompts: prompts)
+        var outcome = SecOutcome(.success, rule: query.returnsAnything ? "Q8" : "Q12",
+                                 "\(returned.count) item(s) found; result: \(what)\(needsAnySecret(query) ? "" : ", no secret read, no prompt")",
+                                 result: result, prompts: prompts)
+        outcome.count = returned.count
+        return outcome
     }
 
-    /// Q12: only data (and a reference to a software key) decrypt the secret part.
+    /// Q12: only data decrypts the secret part here. A reference to a key
+    /// never does: the key's operations authenticate when they run (as a
+    /// Secure Enclave key's always do), with the context and UI policy of the
+    /// query that fetched it.
     func needsSecret(_ item: StoredSecItem, _ query: SecQuery) -> Bool {
         if item.itemClass == .key, let key = item.key, keys[key]?.secureEnclave == true { return false }
-        return query.returnData || (query.returnRef && item.itemClass == .key)
+        return query.returnData
     }
 
-    func needsAnySecret(_ query: SecQuery) -> Bool { query.returnData || query.returnRef }
+    func needsAnySecret(_ query: SecQuery) -> Bool { query.returnData }
 
     /// The result's shape (Q7, Q8).
     mutating func shape(_ ids: [Int], query: SecQuery, context: Int?) -> SecValue? {
@@ -346,7 +351,7 @@ extension KeychainEngine {
     mutating func one(_ item: StoredSecItem, query: SecQuery, context: Int?) -> SecValue? {
         let asked = [query.returnData, query.returnAttributes, query.returnRef, query.returnPersistentRef].filter { $0 }.count
         let data = secretData(item)
-        let reference = query.returnRef ? makeReference(item, context: context) : nil
+        let reference = query.returnRef ? makeReference(item, context: context, ui: query.authenticationUI) : nil
         if asked == 1 {
             if query.returnData { return .data(data ?? []) }
             if query.returnAttributes { return .dictionary(attributes(of: item)) }
@@ -377,9 +382,10 @@ extension KeychainEngine {
     }
 
     /// A `SecKey` for a key item (no reference exists for passwords on iOS: Q8).
-    mutating func makeReference(_ item: StoredSecItem, context: Int?) -> SecValue? {
+    mutating func makeReference(_ item: StoredSecItem, context: Int?, ui: SecQuery.AuthenticationUI) -> SecValue? {
         guard item.itemClass == .key, let key = item.key, var material = keys[key] else { return nil }
         material.context = context
+        material.authenticationUI = ui
         let id = nextKey
         nextKey += 1
         keys[id] = material
@@ -508,7 +514,9 @@ extension KeychainEngine {
             remove(id: id, keepingKey: true)
             insert(item, id: id)
         }
-        return SecOutcome(.success, rule: "U1", "updated \(updated.count) item(s): every match, no limit", prompts: prompts)
+        var outcome = SecOutcome(.success, rule: "U1", "updated \(updated.count) item(s): every match, no limit", prompts: prompts)
+        outcome.count = updated.count
+        return outcome
     }
 
     /// Takes an item out of the tables, leaving its key material (an update puts the item back).
@@ -544,6 +552,8 @@ extension KeychainEngine {
         }
         for id in found { remove(id) }
         let scope = query.syncGiven ? "" : " (non-synchronizable items only: no kSecAttrSynchronizable in the query)"
-        return SecOutcome(.success, rule: "D1", "deleted \(found.count) item(s): every match\(scope); no prompt (D4)")
+        var outcome = SecOutcome(.success, rule: "D1", "deleted \(found.count) item(s): every match\(scope); no prompt (D4)")
+        outcome.count = found.count
+        return outcome
     }
 }

@@ -13,6 +13,8 @@ struct KeyMaterial: Sendable {
     var access: AccessControl?
     /// The LAContext the key was created or fetched with (its operations authenticate there).
     var context: Int?
+    /// The `kSecUseAuthenticationUI` of the query that fetched the key (its operations honour it).
+    var authenticationUI: SecQuery.AuthenticationUI = .allow
     var tag: [UInt8]
     var label: String?
 
@@ -104,6 +106,9 @@ extension KeychainEngine {
 
     mutating func makeRandomKey(_ parameters: [String: SecValue]) -> Result<Int, SecFailure> {
         var merged = parameters
+        if merged["u_AuthUI"] == .string("u_AuthUIS") {
+            return .failure(failure(.param, "A12", "kSecUseAuthenticationUISkip is for SecItemCopyMatching only"))
+        }
         if case .dictionary(let privateAttributes)? = parameters["private"] {
             for (name, value) in privateAttributes { merged[name] = value }
         }
@@ -245,7 +250,7 @@ extension KeychainEngine {
             if material.secureEnclave && !access.flags.contains(.privateKeyUsage) {
                 return .failure(failure(.authFailed, "AC3", "the key's access control lacks privateKeyUsage: it has no sign entry", la: .operationNotAllowed))
             }
-            if let refusal = authorize(access, .useKeySign, context: material.context, ui: .allow, reason: nil,
+            if let refusal = authorize(access, .useKeySign, context: material.context, ui: material.authenticationUI, reason: nil,
                                        call: "SecKeyCreateSignature", prompts: &prompts),
                case .status(let status, let rule, let reason, let la) = refusal {
                 return .failure(failure(status, material.secureEnclave ? "K4" : rule, reason, la: material.secureEnclave ? la : nil))

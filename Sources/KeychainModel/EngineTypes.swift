@@ -1,92 +1,7 @@
 import KeychainAccessControl
 
-/// Apple's OSStatus values that the SecItem model answers (rule book §1f).
-public enum SecStatus: Int32, Sendable, Hashable, CaseIterable {
-    case success = 0
-    case unimplemented = -4
-    case param = -50
-    case allocate = -108
-    case userCanceled = -128
-    case badReq = -909
-    case notAvailable = -25291
-    case readOnly = -25292
-    case authFailed = -25293
-    case duplicateItem = -25299
-    case itemNotFound = -25300
-    case noSuchAttr = -25303
-    case invalidItemRef = -25304
-    case noSuchClass = -25306
-    case interactionNotAllowed = -25308
-    case interactionRequired = -25315
-    case dataNotAvailable = -25316
-    case decode = -26275
-    case `internal` = -26276
-    case missingEntitlement = -34018
-    case restrictedAPI = -34020
-    case verifyFailed = -67808
-    case internalComponent = -2070
-    case coreFoundationUnknown = -4960
-
-    /// Apple's constant name (`errSecItemNotFound`).
-    public var name: String {
-        switch self {
-        case .success: "errSecSuccess"
-        case .unimplemented: "errSecUnimplemented"
-        case .param: "errSecParam"
-        case .allocate: "errSecAllocate"
-        case .userCanceled: "errSecUserCanceled"
-        case .badReq: "errSecBadReq"
-        case .notAvailable: "errSecNotAvailable"
-        case .readOnly: "errSecReadOnly"
-        case .authFailed: "errSecAuthFailed"
-        case .duplicateItem: "errSecDuplicateItem"
-        case .itemNotFound: "errSecItemNotFound"
-        case .noSuchAttr: "errSecNoSuchAttr"
-        case .invalidItemRef: "errSecInvalidItemRef"
-        case .noSuchClass: "errSecNoSuchClass"
-        case .interactionNotAllowed: "errSecInteractionNotAllowed"
-        case .interactionRequired: "errSecInteractionRequired"
-        case .dataNotAvailable: "errSecDataNotAvailable"
-        case .decode: "errSecDecode"
-        case .internal: "errSecInternal"
-        case .missingEntitlement: "errSecMissingEntitlement"
-        case .restrictedAPI: "errSecRestrictedAPI"
-        case .verifyFailed: "errSecVerifyFailed"
-        case .internalComponent: "errSecInternalComponent"
-        case .coreFoundationUnknown: "errSecCoreFoundationUnknown"
-        }
-    }
-
-    /// The text `SecCopyErrorMessageString` gives (written for this model).
-    public var message: String {
-        switch self {
-        case .success: "No error."
-        case .unimplemented: "Function or operation not implemented."
-        case .param: "One or more parameters passed to a function were not valid."
-        case .allocate: "Failed to allocate memory."
-        case .userCanceled: "User canceled the operation."
-        case .badReq: "Bad parameter or invalid state for operation."
-        case .notAvailable: "No keychain is available."
-        case .readOnly: "Read only error."
-        case .authFailed: "The user name or passphrase you entered is not correct."
-        case .duplicateItem: "The specified item already exists in the keychain."
-        case .itemNotFound: "The specified item could not be found in the keychain."
-        case .noSuchAttr: "The specified attribute does not exist."
-        case .invalidItemRef: "The specified item is no longer valid."
-        case .noSuchClass: "The specified item class does not exist."
-        case .interactionNotAllowed: "User interaction is not allowed."
-        case .interactionRequired: "User interaction is required, but is currently not allowed."
-        case .dataNotAvailable: "The contents of this item cannot be retrieved."
-        case .decode: "Unable to decode the provided data."
-        case .internal: "An internal error occurred in the Security framework."
-        case .missingEntitlement: "A required entitlement isn't present."
-        case .restrictedAPI: "The API is restricted."
-        case .verifyFailed: "A cryptographic verification failure has occurred."
-        case .internalComponent: "An internal component failed."
-        case .coreFoundationUnknown: "An unknown Core Foundation error occurred."
-        }
-    }
-}
+/// Apple's OSStatus values (rule book §1f): one table, ``OSStatusCode``.
+public typealias SecStatus = OSStatusCode
 
 /// What one SecItem or SecKey call answered, and why: the status, the rule
 /// of the rule book (spec/secitem-rules.md, docs/models/secitem.md) that
@@ -99,6 +14,8 @@ public struct SecOutcome: Sendable, Hashable {
     /// The result handed back through the call's result pointer (nil: none).
     public var result: SecValue?
     public var prompts: Int
+    /// How many items the call found, changed or deleted (nil: not a count the call has).
+    public var count: Int?
 
     public init(_ status: SecStatus, rule: String, _ reason: String, result: SecValue? = nil, prompts: Int = 0) {
         self.status = status

@@ -1,4 +1,3 @@
-import Crypto
 import KeychainAccessControl
 
 /// `kSecUseAuthenticationUI`.
@@ -9,29 +8,38 @@ public enum AuthenticationUI: String, Sendable, Hashable, CaseIterable, Codable 
     case skip
     /// Never prompt: -25308 wherever a prompt would be needed.
     case fail
+
+    var constant: SecValue {
+        switch self {
+        case .allow: .string("u_AuthUIA")
+        case .skip: .string("u_AuthUIS")
+        case .fail: .string("u_AuthUIF")
+        }
+    }
 }
 
 /// A query of `copyMatching`, `update`, `delete`, `sign` and `evaluateAccessControl`.
 public struct ItemQuery: Sendable, Hashable {
     public var attributes: ItemAttributes
     public var matchAll = false
-    /// Only the secret changes the outcome (a read of protected data
-    /// prompts); `returnAttributes`, `returnRef` and `operationPrompt` shape
-    /// what an app sees, not the status or the prompts, so the model has none.
     public var returnData = false
     public var authenticationUI: AuthenticationUI = .allow
+    /// `kSecAttrAccessible` as a filter (Q4).
+    public var protection: ProtectionClass?
 
     public init(attributes: ItemAttributes) { self.attributes = attributes }
 }
 
-/// What one call returned: an OSStatus (or LAError for LAContext calls), the
-/// prompts it raised, and what it read.
+/// What one call returned: an OSStatus (or LAError for LAContext calls and
+/// Secure Enclave key operations), the prompts it raised, and what it read.
 public struct StepOutcome: Sendable, Hashable {
     public var status: CallStatus
     public var prompts: Int
     public var data: [UInt8]? = nil
     public var count: Int? = nil
     public var signature: [UInt8]? = nil
+    /// The rule that decided the status, and why (``KeychainEngine``'s explanation).
+    public var explanation: String? = nil
 
     public init(status: CallStatus, prompts: Int = 0) {
         self.status = status
@@ -39,311 +47,277 @@ public struct StepOutcome: Sendable, Hashable {
     }
 }
 
-/// An in-memory keychain with SecItem semantics, LAContext reuse and a
-/// simulated user (spec/keychain-flows.md). Access decisions go through
-/// ``AccessControl/evaluate(_:device:evidence:)``; every prompt is counted.
+/// The keychain-flow vocabulary (docs/models/keychain-flows.md) over
+/// ``KeychainEngine``: one model, two vocabularies. Each call is translated
+/// into the engine's Apple-keyed dictionary and answered as the engine
+/// answers; contexts are named by label, and a step's `user` is the answer
+/// to the prompt that step raises (none: the strict default, a cancel).
 public struct KeychainSimulator: Sendable {
     public static let success = CallStatus.success
     public static let paramError = CallStatus.keychain(.param)
 
-    public private(set) var device: DeviceState
-    var items: [StoredItem] = []
-    public private(set) var contexts: [String: AuthenticationContext] = [:]
+    public private(set) var engine: KeychainEngine
+    var labels: [String: Int] = [:]
+
+    public init(device: DeviceState = DeviceState()) { engine = KeychainEngine(device: device) }
+
+    public var device: DeviceState { engine.device }
     /// Prompts raised since the simulator started.
-    public private(set) var totalPrompts = 0
+    public var totalPrompts: Int { engine.prompts.count }
 
-    public init(device: DeviceState = DeviceState()) { self.device = device }
-
-    /// The access control of the first item matching `query`, if any.
-    public func accessControl(matching query: ItemQuery) -> AccessControl? {
-        items.first { $0.attributes.matches(query.attributes) }?.access
+    /// The contexts by label, as the engine keeps them.
+    public var contexts: [String: AuthenticationContext] {
+        labels.compactMapValues { id in engine.contexts[id].map { AuthenticationContext($0, evidence: engine.evidence(of: id)) } }
     }
 
-    // MARK: - Items
+    /// The access control bound to the first item matching `query`, if any.
+    public func accessControl(matching query: ItemQuery) -> AccessControl? {
+        guard case .success(let parsed) = SecQuery.parse(Self.dictionary(query), for: .copyMatching) else { return nil }
+        return engine.matches(parsed).first.flatMap { engine.items[$0]?.access }
+    }
+
+    // MARK: Translation
+
+    mutating func context(_ label: String?) -> Int? {
+        guard let label else { return nil }
+        if let id = labels[label] { return id }
+        let id = engine.newContext()
+        labels[label] = id
+        return id
+    }
+
+    /// The step's answer, queued for the prompt it may raise; `passcode` under
+    /// the biometric policy is the fallback button (the trace vocabulary's reading).
+    mutating func queue(_ user: UserAnswer?, biometricPolicy: Bool = false) {
+        switch user {
+        case .biometry?: engine.answers = [.biometryMatch]
+        case .passcode?: engine.answers = [biometricPolicy ? .fallback : .passcode]
+        case .fail?: engine.answers = [.biometryNoMatch]
+        case .cancel?: engine.answers = [.cancel]
+        case nil: engine.answers = []
+        }
+    }
+
+    static func attributes(_ item: ItemAttributes) -> [String: SecValue] {
+        var result: [String: SecValue] = ["class": .string(item.itemClass == .key ? "keys" : "genp")]
+        if let service = item.service { result["svce"] = .string(service) }
+        if let account = item.account { result["acct"] = .string(account) }
+        if let group = item.accessGroup { result["agrp"] = .string(group) }
+        if let synchronizable = item.synchronizable { result["sync"] = .bool(synchronizable) }
+        if let tag = item.applicationTag { result["atag"] = .string(tag) }
+        if let keyClass = item.keyClass { result["kcls"] = .number(keyClass == "public" ? 0 : keyClass == "symmetric" ? 2 : 1) }
+        if item.tokenID == "secureEnclave" { result["tkid"] = .string("com.apple.setoken") }
+        return result
+    }
+
+    static func dictionary(_ query: ItemQuery) -> [String: SecValue] {
+        var result = attributes(query.attributes)
+        if query.matchAll { result["m_Limit"] = .string("m_LimitAll") }
+        if query.returnData { result["r_Data"] = .bool(true) }
+        if query.authenticationUI != .allow { result["u_AuthUI"] = query.authenticationUI.constant }
+        if let protection = query.protection { result["pdmn"] = .string(protection.rawValue) }
+        return result
+    }
+
+    static func outcome(_ secOutcome: SecOutcome) -> StepOutcome {
+        var outcome = StepOutcome(status: .keychain(secOutcome.status), prompts: secOutcome.prompts)
+        outcome.explanation = secOutcome.explanation
+        return outcome
+    }
+
+    static func outcome(_ failure: SecFailure, prompts: Int) -> StepOutcome {
+        var outcome = StepOutcome(
+            status: failure.laCode.flatMap(LAErrorCode.init(rawValue:)).map(CallStatus.localAuthentication) ?? .keychain(failure.status),
+            prompts: prompts)
+        outcome.explanation = failure.explanation
+        return outcome
+    }
+
+    static func outcome(_ laOutcome: LAOutcome) -> StepOutcome {
+        var outcome = StepOutcome(status: laOutcome.code.map(CallStatus.localAuthentication) ?? .success, prompts: laOutcome.prompts)
+        outcome.explanation = laOutcome.explanation
+        return outcome
+    }
+
+    /// The access-control value (or plain protection) an item is created with.
+    mutating func protect(_ dictionary: inout [String: SecValue], protection: ProtectionClass, flags: AccessControlFlags)
+        -> StepOutcome? {
+        guard !flags.isEmpty else {
+            dictionary["pdmn"] = .string(protection.rawValue)
+            return nil
+        }
+        switch engine.createAccessControl(protection: .string(protection.rawValue), flags: UInt64(flags.rawValue)) {
+        case .success(let control): dictionary["accc"] = .accessControl(control)
+        case .failure(let failure): return Self.outcome(failure, prompts: 0)
+        }
+        return nil
+    }
+
+    // MARK: Items
 
     /// `SecItemAdd`. Keys added this way are software P-256 keys.
     public mutating func add(_ attributes: ItemAttributes, protection: ProtectionClass, flags: AccessControlFlags,
                              data: [UInt8], authenticationUI: AuthenticationUI = .allow) -> StepOutcome {
-        if authenticationUI == .skip { return StepOutcome(status: Self.paramError) }
-        return store(attributes, protection: protection, flags: flags, data: data, key: attributes.itemClass == .key ? P256.Signing.PrivateKey() : nil)
+        if attributes.itemClass == .key {
+            return generateKey(attributes, protection: protection, flags: flags, authenticationUI: authenticationUI)
+        }
+        var dictionary = Self.attributes(attributes)
+        dictionary["v_Data"] = .data(data)
+        if authenticationUI != .allow { dictionary["u_AuthUI"] = authenticationUI.constant }
+        if let refusal = protect(&dictionary, protection: protection, flags: flags) { return refusal }
+        return Self.outcome(engine.add(dictionary, wantsResult: false))
     }
 
-    /// `SecKeyCreateRandomKey` with `kSecAttrIsPermanent`. A Secure Enclave
-    /// key (`tokenID: secureEnclave`) without privateKeyUsage is generated,
-    /// but its access control has no sign, decrypt or key-exchange entry.
+    /// `SecKeyCreateRandomKey` with `kSecAttrIsPermanent`: a P-256 key, in the
+    /// Secure Enclave when `tokenID` is `secureEnclave`.
     public mutating func generateKey(_ attributes: ItemAttributes, protection: ProtectionClass, flags: AccessControlFlags,
                                      authenticationUI: AuthenticationUI = .allow) -> StepOutcome {
-        if authenticationUI == .skip { return StepOutcome(status: Self.paramError) }
-        var attributes = attributes
-        attributes.itemClass = .key
-        return store(attributes, protection: protection, flags: flags, data: [], key: P256.Signing.PrivateKey())
+        var item = attributes
+        item.itemClass = .key
+        var parameters = Self.attributes(item)
+        parameters["class"] = nil
+        parameters["type"] = .number(73)
+        parameters["bsiz"] = .number(256)
+        parameters["perm"] = .bool(true)
+        if authenticationUI != .allow { parameters["u_AuthUI"] = authenticationUI.constant }
+        if let refusal = protect(&parameters, protection: protection, flags: flags) { return refusal }
+        switch engine.createRandomKey(parameters) {
+        case .success(let key):
+            engine.releaseKey(key)
+            return StepOutcome(status: Self.success)
+        case .failure(let failure):
+            return Self.outcome(failure, prompts: 0)
+        }
     }
 
-    mutating func store(_ attributes: ItemAttributes, protection: ProtectionClass, flags: AccessControlFlags,
-                        data: [UInt8], key: P256.Signing.PrivateKey?) -> StepOutcome {
-        let access: AccessControl
-        do {
-            access = try AccessControl.create(protection: protection, flags: flags, synchronizable: attributes.synchronizable ?? false,
-                                              device: device)
-        } catch {
-            return StepOutcome(status: .keychain(error.code.status))
-        }
-        // A password item under privateKeyUsage: the access control has no entry to create it with.
-        if case .notAllowed = access.rule(for: attributes.itemClass == .key ? .createKey : .createItem) {
-            return StepOutcome(status: .keychain(KeychainError.Code.operationNotAllowed.status))
-        }
-        if items.contains(where: { $0.attributes.primaryKey == attributes.primaryKey }) {
-            return StepOutcome(status: .keychain(KeychainError.Code.duplicateItem.status))
-        }
-        if !protection.isAvailable(in: device) { return StepOutcome(status: .keychain(KeychainError.Code.interactionNotAllowed.status)) }
-        items.append(StoredItem(attributes: attributes, access: access, data: data, key: key))
-        return StepOutcome(status: Self.success)
-    }
-
-    /// `SecItemCopyMatching`.
-    public mutating func copyMatching(_ query: ItemQuery, context: String? = nil, user: UserAnswer? = nil) -> StepOutcome {
-        var matches = items.indices.filter { items[$0].attributes.matches(query.attributes) }
-        if !query.matchAll { matches = Array(matches.prefix(1)) }
-        guard !matches.isEmpty else { return StepOutcome(status: .keychain(KeychainError.Code.itemNotFound.status)) }
-        var prompts = 0
-        var proved: Evidence = []
-        var returned: [Int] = []
-        for index in matches {
-            let item = items[index]
-            if !item.access.protection.isAvailable(in: device) {
-                return StepOutcome(status: .keychain(KeychainError.Code.interactionNotAllowed.status), prompts: prompts)
+    /// `SecItemCopyMatching`: `count` is the number of items the call found, `data` the first one's secret.
+    public mutating func copyMatching(_ query: ItemQuery, context label: String? = nil, user: UserAnswer? = nil) -> StepOutcome {
+        var dictionary = Self.dictionary(query)
+        if let id = context(label) { dictionary["u_AuthCtx"] = .context(id) }
+        queue(user)
+        let found = engine.copyMatching(dictionary, wantsResult: true)
+        engine.answers = []
+        var outcome = Self.outcome(found)
+        guard found.status == .success else { return outcome }
+        outcome.count = found.count
+        if query.returnData, query.attributes.itemClass == .genericPassword {
+            switch found.result {
+            case .data(let bytes)?: outcome.data = bytes
+            case .array(let values)?:
+                if case .data(let bytes)? = values.first { outcome.data = bytes }
+            default: break
             }
-            let needsSecret = query.returnData && item.attributes.itemClass == .genericPassword
-            if needsSecret && item.readNeedsAuthentication {
-                if query.authenticationUI == .skip && !satisfied(item, .useItem, context: context, proved: proved) { continue }
-                if let refusal = authorize(item, .useItem, context: context, user: user, ui: query.authenticationUI,
-                                           prompts: &prompts, proved: &proved) {
-                    return StepOutcome(status: refusal.keychainStatus, prompts: prompts)
-                }
-            }
-            returned.append(index)
-        }
-        guard !returned.isEmpty else { return StepOutcome(status: .keychain(KeychainError.Code.itemNotFound.status), prompts: prompts) }
-        var outcome = StepOutcome(status: Self.success, prompts: prompts)
-        outcome.count = returned.count
-        if query.returnData, let first = returned.first, items[first].attributes.itemClass == .genericPassword {
-            outcome.data = items[first].data
         }
         return outcome
     }
 
-    /// `SecItemUpdate`: `data` changes the secret (gated like a read), the
-    /// attributes change the primary key (no collision allowed).
+    /// `SecItemUpdate`: `data` replaces the secret (authenticated as a read: U6).
     public mutating func update(_ query: ItemQuery, service: String?, account: String?, data: [UInt8]?,
-                                context: String? = nil, user: UserAnswer? = nil) -> StepOutcome {
-        if query.authenticationUI == .skip { return StepOutcome(status: Self.paramError) }
-        let matches = items.indices.filter { items[$0].attributes.matches(query.attributes) }
-        guard !matches.isEmpty else { return StepOutcome(status: .keychain(KeychainError.Code.itemNotFound.status)) }
-        var prompts = 0
-        var proved: Evidence = []
-        var changed = items
-        for index in matches {
-            let item = items[index]
-            if !item.access.protection.isAvailable(in: device) {
-                return StepOutcome(status: .keychain(KeychainError.Code.interactionNotAllowed.status), prompts: prompts)
-            }
-            if data != nil && item.readNeedsAuthentication {
-                if let refusal = authorize(item, .useItem, context: context, user: user, ui: query.authenticationUI,
-                                           prompts: &prompts, proved: &proved) {
-                    return StepOutcome(status: refusal.keychainStatus, prompts: prompts)
-                }
-            }
-            if let service { changed[index].attributes.service = service }
-            if let account { changed[index].attributes.account = account }
-            if let data { changed[index].data = data }
-        }
-        let keys = changed.map(\.attributes.primaryKey)
-        if Set(keys).count != keys.count {
-            return StepOutcome(status: .keychain(KeychainError.Code.duplicateItem.status), prompts: prompts)
-        }
-        items = changed
-        var outcome = StepOutcome(status: Self.success, prompts: prompts)
-        outcome.count = matches.count
+                                context label: String? = nil, user: UserAnswer? = nil) -> StepOutcome {
+        var dictionary = Self.dictionary(query)
+        if let id = context(label) { dictionary["u_AuthCtx"] = .context(id) }
+        var changes: [String: SecValue] = [:]
+        if let service { changes["svce"] = .string(service) }
+        if let account { changes["acct"] = .string(account) }
+        if let data { changes["v_Data"] = .data(data) }
+        queue(user)
+        let updated = engine.update(dictionary, changes)
+        engine.answers = []
+        var outcome = Self.outcome(updated)
+        outcome.count = updated.count
         return outcome
     }
 
-    /// `SecItemDelete`: every match, never gated by user presence.
+    /// `SecItemDelete`: every match, never a prompt.
     public mutating func delete(_ query: ItemQuery) -> StepOutcome {
-        if query.authenticationUI == .skip { return StepOutcome(status: Self.paramError) }
-        let before = items.count
-        items.removeAll { $0.attributes.matches(query.attributes) }
-        guard items.count < before else { return StepOutcome(status: .keychain(KeychainError.Code.itemNotFound.status)) }
-        var outcome = StepOutcome(status: Self.success)
-        outcome.count = before - items.count
+        let deleted = engine.delete(Self.dictionary(query))
+        var outcome = Self.outcome(deleted)
+        outcome.count = deleted.count
         return outcome
     }
 
-    /// `SecKeyCreateSignature` with a key fetched by `query` (ECDSA P-256, SHA-256).
-    public mutating func sign(_ query: ItemQuery, message: [UInt8], context: String? = nil, user: UserAnswer? = nil) -> StepOutcome {
-        if query.authenticationUI == .skip { return StepOutcome(status: Self.paramError) }
-        var keyQuery = query.attributes
-        keyQuery.itemClass = .key
-        guard let index = items.indices.first(where: { items[$0].attributes.matches(keyQuery) }), let key = items[index].key else {
-            return StepOutcome(status: .keychain(KeychainError.Code.itemNotFound.status))
+    /// `SecKeyCreateSignature` with the key `query` finds (fetched with the
+    /// context, as `kSecUseAuthenticationContext` does): ECDSA P-256, SHA-256.
+    public mutating func sign(_ query: ItemQuery, message: [UInt8], context label: String? = nil, user: UserAnswer? = nil) -> StepOutcome {
+        var item = query
+        item.attributes.itemClass = .key
+        item.returnData = false
+        if item.authenticationUI == .skip { return StepOutcome(status: Self.paramError) }
+        var dictionary = Self.dictionary(item)
+        dictionary["r_Ref"] = .bool(true)
+        if let id = context(label) { dictionary["u_AuthCtx"] = .context(id) }
+        let found = engine.copyMatching(dictionary, wantsResult: true)
+        guard found.status == .success, case .key(let key)? = found.result else { return Self.outcome(found) }
+        defer { engine.releaseKey(key) }
+        queue(user)
+        let before = engine.prompts.count
+        let signed = engine.sign(key: key, algorithm: KeyAlgorithm.messageX962SHA256.rawValue, data: message)
+        engine.answers = []
+        let prompts = engine.prompts.count - before
+        switch signed {
+        case .success(let signature):
+            var outcome = StepOutcome(status: Self.success, prompts: prompts)
+            outcome.signature = signature
+            return outcome
+        case .failure(let failure):
+            return Self.outcome(failure, prompts: prompts)
         }
-        var prompts = 0
-        var proved: Evidence = []
-        if let refusal = authorize(items[index], .useKeySign, context: context, user: user, ui: query.authenticationUI,
-                                   prompts: &prompts, proved: &proved) {
-            return StepOutcome(status: refusal.keychainStatus, prompts: prompts)
-        }
-        var outcome = StepOutcome(status: Self.success, prompts: prompts)
-        outcome.signature = (try? key.signature(for: message)).map { Array($0.derRepresentation) }
-        return outcome
     }
 
-    // MARK: - LAContext
+    // MARK: LAContext
 
-    /// `LAContext.evaluatePolicy`: one prompt; what is proved stays in the context.
+    /// The reason the trace vocabulary's evaluations show (it names none).
+    static let reason = "TrustSuite keychain-flow trace"
+
+    /// `LAContext.evaluatePolicy`.
     public mutating func evaluatePolicy(_ policy: AuthenticationPolicy, context label: String, user: UserAnswer?) -> StepOutcome {
-        if let invalid = invalidContextStatus(label) { return StepOutcome(status: invalid) }
-        var context = contexts[label] ?? AuthenticationContext()
-        if let obstacle = AuthenticationContext.obstacle(policy, device: device) {
-            contexts[label] = context
-            return StepOutcome(status: .localAuthentication(obstacle))
-        }
-        totalPrompts += 1
-        let status: CallStatus
-        switch user {
-        case .biometry? where device.biometryUsable:
-            context.record(.biometry)
-            // Only a successful biometric evaluation sets the domain state.
-            context.domainState = device.enrollmentGeneration
-            status = Self.success
-        case .passcode? where policy == .deviceOwnerAuthentication && device.passcodeSet:
-            context.record(.passcode)
-            status = Self.success
-        case .passcode? where policy == .deviceOwnerAuthenticationWithBiometrics:
-            status = .localAuthentication(.userFallback)
-        case .cancel?, nil:
-            status = .localAuthentication(.userCancel)
-        default:
-            status = .localAuthentication(.authenticationFailed)
-        }
-        contexts[label] = context
-        return StepOutcome(status: status, prompts: 1)
+        guard let id = context(label) else { return StepOutcome(status: Self.paramError) }
+        queue(user, biometricPolicy: policy == .deviceOwnerAuthenticationWithBiometrics)
+        let outcome = engine.evaluatePolicy(context: id, policy: policy.rawPolicy, reason: Self.reason)
+        engine.answers = []
+        return Self.outcome(outcome)
     }
 
-    /// `LAContext.evaluateAccessControl` for the item found by `query`: one
-    /// prompt unless the context already satisfies the operation's tree; an
-    /// operation the access control has no entry for answers -1009 unprompted.
+    /// `LAContext.evaluateAccessControl` with the access control of the item `query` finds.
     public mutating func evaluateAccessControl(_ query: ItemQuery, operation: KeychainOperation, context label: String,
                                                user: UserAnswer?) -> StepOutcome {
-        if let invalid = invalidContextStatus(label) { return StepOutcome(status: invalid) }
-        guard let item = items.first(where: { $0.attributes.matches(query.attributes) }) else {
-            return StepOutcome(status: .keychain(KeychainError.Code.itemNotFound.status))
+        guard let id = context(label), let raw = LAAccessControlOperationValue.allCases.first(where: { $0.operation == operation })?.rawValue
+        else { return StepOutcome(status: .localAuthentication(.parameter)) }
+        queue(user)
+        let evaluated = engine.evaluateAccessControl(context: id, itemQuery: Self.dictionary(query), operation: raw, reason: Self.reason)
+        engine.answers = []
+        switch evaluated {
+        case .success(let outcome): return Self.outcome(outcome)
+        case .failure(let outcome): return Self.outcome(outcome)
         }
-        if contexts[label] == nil { contexts[label] = AuthenticationContext() }
-        var prompts = 0
-        var proved: Evidence = []
-        guard let refusal = authorize(item, operation, context: label, user: user, ui: query.authenticationUI, prompts: &prompts,
-                                      proved: &proved, ignoreProtectionClass: true) else {
-            return StepOutcome(status: Self.success, prompts: prompts)
-        }
-        return StepOutcome(status: refusal.laStatus, prompts: prompts)
     }
 
-    /// `LAContext.canEvaluatePolicy`: no prompt. A successful check of the
-    /// biometric policy sets the context's domain state.
+    /// `LAContext.canEvaluatePolicy`: no prompt; without a label, on a context of its own.
     public mutating func canEvaluatePolicy(_ policy: AuthenticationPolicy, context label: String?) -> StepOutcome {
-        let obstacle = AuthenticationContext.obstacle(policy, device: device)
-        if let label {
-            if let invalid = invalidContextStatus(label) { return StepOutcome(status: invalid) }
-            var context = contexts[label] ?? AuthenticationContext()
-            if obstacle == nil && policy == .deviceOwnerAuthenticationWithBiometrics { context.domainState = device.enrollmentGeneration }
-            contexts[label] = context
-        }
-        return StepOutcome(status: obstacle.map(CallStatus.localAuthentication) ?? Self.success)
+        let id = context(label) ?? engine.newContext()
+        defer { if label == nil { engine.releaseContext(id) } }
+        return Self.outcome(engine.canEvaluatePolicy(context: id, policy: policy.rawPolicy))
     }
 
     /// `LAContext.invalidate()`.
     public mutating func invalidate(context label: String) -> StepOutcome {
-        var context = contexts[label] ?? AuthenticationContext()
-        context.invalidate()
-        contexts[label] = context
+        guard let id = context(label) else { return StepOutcome(status: Self.paramError) }
+        engine.invalidate(context: id)
         return StepOutcome(status: Self.success)
     }
 
-    /// A device event; items that no longer exist (akpu after passcode
-    /// removal, ThisDeviceOnly after a restore) leave the store.
+    /// A device event.
     public mutating func apply(_ event: DeviceEvent) -> StepOutcome {
-        device.apply(event)
-        items.removeAll { !$0.access.exists(on: device) }
+        engine.apply(event)
         return StepOutcome(status: Self.success)
     }
+}
 
-    // MARK: - Authorization
-
-    /// Why `authorize` refused: a keychain decision, or what LocalAuthentication answered.
-    enum Refusal {
-        case denied(KeychainError.Code)
-        case localAuthentication(LAErrorCode)
-
-        /// What a SecItem or SecKey call answers.
-        var keychainStatus: CallStatus {
-            switch self {
-            case .denied(let code): return .keychain(code.status)
-            case .localAuthentication(let error): return .keychain(error.keychainStatus)
-            }
-        }
-
-        /// What an LAContext call answers.
-        var laStatus: CallStatus {
-            switch self {
-            case .denied(.operationNotAllowed): return .localAuthentication(.operationNotAllowed)
-            case .denied(.interactionNotAllowed): return .keychain(KeychainError.Code.interactionNotAllowed.status)
-            case .denied: return .localAuthentication(.authenticationFailed)
-            case .localAuthentication(let error): return .localAuthentication(error)
-            }
-        }
-    }
-
-    /// LAContext calls on an invalidated context answer invalidContext (-10).
-    func invalidContextStatus(_ label: String?) -> CallStatus? {
-        guard let label, contexts[label]?.invalidated == true else { return nil }
-        return .localAuthentication(.invalidContext)
-    }
-
-    func satisfied(_ item: StoredItem, _ operation: KeychainOperation, context: String?, proved: Evidence) -> Bool {
-        let evidence = proved.union(context.flatMap { contexts[$0]?.evidence } ?? [])
-        return item.evaluate(operation, device: device, evidence: evidence) == .allowed
-    }
-
-    /// Decides `operation` on `item`, prompting the simulated user when the
-    /// context (and this call) have not proved enough. nil: allowed. A call
-    /// through an invalidated context that needs authentication fails
-    /// (invalidContext → -25293) without a prompt; `ui: fail` forbids the prompt.
-    mutating func authorize(
-        _ item: StoredItem, _ operation: KeychainOperation, context: String?, user: UserAnswer?, ui: AuthenticationUI,
-        prompts: inout Int, proved: inout Evidence, ignoreProtectionClass: Bool = false
-    ) -> Refusal? {
-        var state = device
-        if ignoreProtectionClass { state.locked = false; state.unlockedSinceBoot = true }
-        let known = proved.union(context.flatMap { contexts[$0]?.evidence } ?? [])
-        switch item.evaluate(operation, device: state, evidence: known) {
-        case .allowed: return nil
-        case .denied(let code): return .denied(code)
-        case .needsAuthentication:
-            if let context, contexts[context]?.invalidated == true { return .localAuthentication(.invalidContext) }
-            if ui == .fail { return .localAuthentication(.notInteractive) }
-            prompts += 1
-            totalPrompts += 1
-            let answer: Evidence
-            switch user {
-            case .cancel?, nil: return .localAuthentication(.userCancel)
-            case .fail?: return .localAuthentication(.authenticationFailed)
-            case .biometry?: answer = state.biometryUsable ? .biometry : []
-            case .passcode?: answer = state.passcodeSet ? .passcode : []
-            }
-            proved.formUnion(answer)
-            if let context { contexts[context, default: AuthenticationContext()].record(answer) }
-            return item.evaluate(operation, device: state, evidence: proved.union(known)) == .allowed
-                ? nil : .localAuthentication(.authenticationFailed)
+extension AuthenticationPolicy {
+    var rawPolicy: Int {
+        switch self {
+        case .deviceOwnerAuthenticationWithBiometrics: LAPolicyValue.deviceOwnerAuthenticationWithBiometrics.rawValue
+        case .deviceOwnerAuthentication: LAPolicyValue.deviceOwnerAuthentication.rawValue
         }
     }
 }

@@ -62,6 +62,7 @@ public enum KeychainFlowSubject {
             synchronizable: query?.synchronizable, applicationTag: query?.applicationTag, keyClass: query?.keyClass,
             tokenID: query?.tokenID))
         result.matchAll = query?.matchLimit == .all
+        if let protection = query?.protection { result.protection = try KeychainJSON.protection(protection) }
         result.returnData = query?.returnData ?? false
         result.authenticationUI = try authenticationUI(query?.useAuthenticationUI)
         return result

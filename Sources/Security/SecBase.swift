@@ -1,4 +1,5 @@
 import Foundation
+internal import KeychainAccessControl
 internal import KeychainModel
 
 // OSStatus values with Apple's numbers (rule book spec/secitem-rules.md §1f).
@@ -43,6 +44,8 @@ public let errSecInteractionNotAllowed: OSStatus = -25308
 public let errSecInteractionRequired: OSStatus = -25315
 /// `errSecDataNotAvailable`: the item's contents cannot be retrieved.
 public let errSecDataNotAvailable: OSStatus = -25316
+/// `errSecNoAccessForItem`: the item has no access control.
+public let errSecNoAccessForItem: OSStatus = -25243
 /// `errSecDecode`: data could not be decoded.
 public let errSecDecode: OSStatus = -26275
 /// `errSecInternal`: an internal error of the Security framework.

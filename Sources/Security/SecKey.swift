@@ -1,4 +1,5 @@
 import Foundation
+internal import KeychainAccessControl
 internal import KeychainModel
 internal import SecuritySimulation
 

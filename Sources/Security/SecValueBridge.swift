@@ -1,4 +1,5 @@
 import Foundation
+internal import KeychainAccessControl
 internal import KeychainModel
 
 // Core Foundation values ⇄ the model's `SecValue`. This is the whole of

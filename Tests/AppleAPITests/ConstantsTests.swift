@@ -1,4 +1,5 @@
 import Foundation
+import KeychainAccessControl
 import KeychainModel
 import LocalAuthentication
 import Security
@@ -35,7 +36,7 @@ import Testing
             (errSecDuplicateItem, .duplicateItem), (errSecItemNotFound, .itemNotFound), (errSecNoSuchAttr, .noSuchAttr),
             (errSecInvalidItemRef, .invalidItemRef), (errSecNoSuchClass, .noSuchClass),
             (errSecInteractionNotAllowed, .interactionNotAllowed), (errSecInteractionRequired, .interactionRequired),
-            (errSecDataNotAvailable, .dataNotAvailable), (errSecDecode, .decode), (errSecInternal, .internal),
+            (errSecDataNotAvailable, .dataNotAvailable), (errSecNoAccessForItem, .noAccessForItem), (errSecDecode, .decode), (errSecInternal, .internal),
             (errSecMissingEntitlement, .missingEntitlement), (errSecRestrictedAPI, .restrictedAPI),
             (errSecVerifyFailed, .verifyFailed),
         ]

@@ -186,8 +186,9 @@ import Testing
         var noBiometry = KeychainSimulator(device: DeviceState(biometry: .notEnrolled))
         _ = noBiometry.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, context: "c")
         #expect(noBiometry.contexts["c"]?.domainState == nil)
-        #expect(keychain.evaluatePolicy(.deviceOwnerAuthentication, context: "c", user: .biometry).status == .success)
-        #expect(keychain.contexts["c"]?.domainState != nil)
+        // A fresh context: "c" already proved the passcode, so it would not prompt again (rule book LA6).
+        #expect(keychain.evaluatePolicy(.deviceOwnerAuthentication, context: "e", user: .biometry).status == .success)
+        #expect(keychain.contexts["e"]?.domainState != nil)
         var checked = KeychainSimulator()
         #expect(checked.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, context: "d").status == .success)
         #expect(checked.contexts["d"]?.domainState != nil)

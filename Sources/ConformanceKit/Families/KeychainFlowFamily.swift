@@ -1,6 +1,6 @@
 import TrustSuiteSupport
 
-/// `keychain-flow` (spec/keychain-flows.md, "Vectors"): a trace of SecItem
+/// `keychain-flow` (docs/traces.md, keychain-flow): a trace of SecItem
 /// and LAContext calls; each step answers `{status, prompts}` (plus `data`
 /// and `count` for reads).
 public enum KeychainFlowFamily: FamilyContract {
@@ -34,7 +34,7 @@ public enum KeychainFlowFamily: FamilyContract {
 
     /// The query of `copyMatching`, `update`, `delete`, `sign`, `evaluateAccessControl`.
     /// `returnAttributes`, `returnRef` and `operationPrompt` are part of the
-    /// call (spec/keychain-flows.md) but change neither status nor prompts,
+    /// call (docs/traces.md) but change neither status nor prompts,
     /// the only answers a step has; the reference reads none of them.
     public struct Query: Decodable, Sendable {
         public var `class`: ItemClass?
@@ -46,6 +46,8 @@ public enum KeychainFlowFamily: FamilyContract {
         public var keyClass: String?
         public var tokenID: String?
         public var matchLimit: MatchLimit?
+        /// `kSecAttrAccessible` in the query: a filter (rule book Q4).
+        public var protection: String?
         public var returnData: Bool?
         public var returnAttributes: Bool?
         public var returnRef: Bool?
