@@ -1,4 +1,4 @@
-/// Keychain operations an access control governs (spec/access-control.md, Operations).
+/// Keychain operations an access control governs (docs/models/keychain-acl.md, Vocabulary).
 public enum KeychainOperation: String, Sendable, Hashable, CaseIterable, Codable {
     case createItem, useItem, createKey, useKeySign, useKeyDecrypt, useKeyKeyExchange, deleteItem
 
@@ -21,7 +21,7 @@ public enum OperationRule: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The outcome of evaluating an operation (spec/access-control.md, Evaluation).
+/// The outcome of evaluating an operation (docs/models/keychain-acl.md, Vocabulary and Evaluation order).
 public enum Decision: Sendable, Hashable, CustomStringConvertible {
     case allowed
     /// A prompt must obtain this (what is not yet satisfied).

@@ -7,7 +7,9 @@ public struct AccessControlFlags: OptionSet, Sendable, Hashable {
     public static let biometryAny = AccessControlFlags(rawValue: 1 << 1)
     public static let biometryCurrentSet = AccessControlFlags(rawValue: 1 << 3)
     public static let devicePasscode = AccessControlFlags(rawValue: 1 << 4)
-    public static let watch = AccessControlFlags(rawValue: 1 << 5)
+    /// A paired companion device (iOS 18). The same bit is `.watch` on macOS,
+    /// which does not exist on iOS (rule book §1g): this model has no `watch`.
+    public static let companion = AccessControlFlags(rawValue: 1 << 5)
     public static let or = AccessControlFlags(rawValue: 1 << 14)
     public static let and = AccessControlFlags(rawValue: 1 << 15)
     public static let privateKeyUsage = AccessControlFlags(rawValue: 1 << 30)
@@ -16,10 +18,9 @@ public struct AccessControlFlags: OptionSet, Sendable, Hashable {
     /// Deprecated aliases.
     public static let touchIDAny = biometryAny
     public static let touchIDCurrentSet = biometryCurrentSet
-    public static let companion = watch
 
     /// The user-authentication constraints (combined by `or` / `and`).
-    public static let constraints: AccessControlFlags = [.userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .watch]
+    public static let constraints: AccessControlFlags = [.userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .companion]
 
     /// The only flags userPresence may be combined with (`or` and `and` not included).
     public static let userPresenceCompanions: AccessControlFlags = [.userPresence, .applicationPassword, .privateKeyUsage]
@@ -27,14 +28,15 @@ public struct AccessControlFlags: OptionSet, Sendable, Hashable {
     /// Each flag's name, in bit order: the one table of flag names.
     public static let canonicalNames: [(String, AccessControlFlags)] = [
         ("userPresence", .userPresence), ("biometryAny", .biometryAny), ("biometryCurrentSet", .biometryCurrentSet),
-        ("devicePasscode", .devicePasscode), ("watch", .watch), ("or", .or), ("and", .and),
+        ("devicePasscode", .devicePasscode), ("companion", .companion), ("or", .or), ("and", .and),
         ("privateKeyUsage", .privateKeyUsage), ("applicationPassword", .applicationPassword),
     ]
 
     /// Names accepted in vectors and on the command line: the canonical ones
-    /// and the older aliases (`touchIDAny`, `touchIDCurrentSet`, `companion`).
+    /// and the older aliases (`touchIDAny`, `touchIDCurrentSet`). `watch` is
+    /// refused: it is macOS's name, not on iOS.
     public static let names: [(String, AccessControlFlags)] = canonicalNames + [
-        ("touchIDAny", .biometryAny), ("touchIDCurrentSet", .biometryCurrentSet), ("companion", .watch),
+        ("touchIDAny", .biometryAny), ("touchIDCurrentSet", .biometryCurrentSet),
     ]
 
     /// Parses flag names (`biometryAny`, `or`, …); unknown names are an error listing the valid ones.

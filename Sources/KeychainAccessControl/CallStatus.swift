@@ -1,5 +1,5 @@
 /// What one keychain or LocalAuthentication call answered
-/// (spec/keychain-flows.md, "Calls and status codes" and "LAContext"): a
+/// (docs/traces.md, keychain-flow, "Rules the answers follow"): a
 /// keychain OSStatus from a SecItem or SecKey call, or an LAError from an
 /// LAContext call. Typed, so no bare `Int32` travels above the keychain
 /// model: a SecItem call cannot answer an LAError by mistake, and the

@@ -1,4 +1,4 @@
-/// The device as the keychain sees it (spec/access-control.md, Evaluation).
+/// The device as the keychain sees it (docs/models/keychain-acl.md, Vocabulary and Evaluation order).
 public struct DeviceState: Sendable, Hashable {
     public enum Biometry: String, Sendable, Hashable, CaseIterable, Codable {
         case none, notEnrolled, enrolled, lockout
@@ -17,7 +17,7 @@ public struct DeviceState: Sendable, Hashable {
     /// Changes with a restore onto another device (ThisDeviceOnly items stay behind).
     public var hardwareGeneration: Int
 
-    /// The defaults of spec/vectors.md: an unlocked phone with a passcode and enrolled biometry.
+    /// The defaults of docs/vectors.md: an unlocked phone with a passcode and enrolled biometry.
     public init(
         locked: Bool = false, unlockedSinceBoot: Bool = true, passcodeSet: Bool = true, biometry: Biometry = .enrolled,
         companion: Bool = false
@@ -76,7 +76,7 @@ public struct DeviceState: Sendable, Hashable {
     }
 }
 
-/// Events after an item's creation (spec/vectors.md, keychain-acl `events`).
+/// Events after an item's creation (docs/vectors.md, keychain-acl `events`).
 public enum DeviceEvent: String, Sendable, Hashable, CaseIterable, Codable {
     case lock, unlock, reboot, passcodeRemoved, passcodeSet, biometryEnrollmentChanged, biometryLockout, restoredToNewDevice
 }

@@ -1,5 +1,5 @@
 /// The single error type of ``KeychainAccessControl``: a stable code from
-/// spec/vectors.md (keychain-acl) with Apple's OSStatus, and a reason.
+/// docs/vectors.md (keychain-acl) with Apple's OSStatus, and a reason.
 public struct KeychainError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Code: String, Sendable, Hashable, CaseIterable, Codable {
         /// errSecParam: a flag combination the keychain refuses.

@@ -1,4 +1,4 @@
-/// `kSecAttrAccessible` protection classes (spec/access-control.md).
+/// `kSecAttrAccessible` protection classes (docs/models/keychain-acl.md).
 public enum ProtectionClass: String, Sendable, Hashable, CaseIterable, Codable {
     case ak, ck, dk, akpu, aku, cku, dku
 

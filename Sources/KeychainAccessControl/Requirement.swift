@@ -1,6 +1,6 @@
 /// One user-authentication constraint.
 public enum Constraint: String, Sendable, Hashable, CaseIterable, Codable {
-    case userPresence, biometryAny, biometryCurrentSet, devicePasscode, watch, applicationPassword
+    case userPresence, biometryAny, biometryCurrentSet, devicePasscode, companion, applicationPassword
 }
 
 /// A requirement tree, as the keychain stores it for an operation:
@@ -24,7 +24,7 @@ public indirect enum Requirement: Sendable, Hashable, CustomStringConvertible {
     public static func from(_ flags: AccessControlFlags) -> Requirement? {
         let order: [(AccessControlFlags, Constraint)] = [
             (.userPresence, .userPresence), (.biometryAny, .biometryAny), (.biometryCurrentSet, .biometryCurrentSet),
-            (.devicePasscode, .devicePasscode), (.watch, .watch),
+            (.devicePasscode, .devicePasscode), (.companion, .companion),
         ]
         let leaves = order.filter { flags.contains($0.0) }.map { Requirement.constraint($0.1) }
         var base: Requirement?
@@ -56,7 +56,7 @@ public indirect enum Requirement: Sendable, Hashable, CustomStringConvertible {
             case .biometryAny: return biometry
             case .biometryCurrentSet: return biometry && device.enrollmentGeneration == enrollment
             case .devicePasscode: return passcode
-            case .watch: return evidence.contains(.companion) && device.companion
+            case .companion: return evidence.contains(.companion) && device.companion
             case .applicationPassword: return evidence.contains(.applicationPassword)
             }
         }
@@ -79,7 +79,7 @@ public indirect enum Requirement: Sendable, Hashable, CustomStringConvertible {
             switch c {
             case .userPresence, .devicePasscode: return device.passcodeSet
             case .biometryAny, .biometryCurrentSet: return enrolled
-            case .watch, .applicationPassword: return true
+            case .companion, .applicationPassword: return true
             }
         }
     }

@@ -45,7 +45,7 @@ extension KeychainEngine {
         if text.contains("biometry") || (text.contains("userPresence") && device.biometryUsable) {
             return device.biometryUsable ? biometryKind.name : "passcode"
         }
-        if text.contains("watch") { return "companion" }
+        if text.contains("companion") { return "companion" }
         return "passcode"
     }
 

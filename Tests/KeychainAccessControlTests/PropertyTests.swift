@@ -6,9 +6,9 @@ import Testing
 /// device states, events and evidence (1000+ cases each).
 @Suite struct AccessControlPropertyTests {
     static let flagBits: [AccessControlFlags] = [
-        .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .watch, .or, .and, .privateKeyUsage, .applicationPassword,
+        .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .companion, .or, .and, .privateKeyUsage, .applicationPassword,
     ]
-    static let constraintFlags: [AccessControlFlags] = [.userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .watch]
+    static let constraintFlags: [AccessControlFlags] = [.userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .companion]
 
     static func flags(_ mask: Int) -> AccessControlFlags {
         var f: AccessControlFlags = []
@@ -122,5 +122,14 @@ import Testing
                 #expect([KeychainError.Code.invalidAccessControl, .notSynchronizable, .notAvailable, .authFailed].contains(error.code))
             }
         }
+    }
+}
+
+/// `.companion` is bit 5 on iOS; `.watch`, macOS's name for it, does not
+/// exist on iOS, so the vocabulary refuses it (rule book §1g).
+@Suite struct CompanionFlagTests {
+    @Test func watchIsRefusedAndCompanionIsBitFive() throws {
+        #expect(throws: KeychainError.self) { try AccessControlFlags.parse(["watch"]) }
+        #expect(try AccessControlFlags.parse(["companion"]).rawValue == 1 << 5)
     }
 }

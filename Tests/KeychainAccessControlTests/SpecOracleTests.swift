@@ -19,14 +19,14 @@ import Testing
     }
 
     /// The spec's constraint flags and what proves each (the "Flags" table).
-    static let constraints: [AccessControlFlags] = [.userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .watch]
+    static let constraints: [AccessControlFlags] = [.userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .companion]
 
     /// spec/access-control.md, "Flags": the combinations creation refuses.
     static func creationRefused(_ flags: AccessControlFlags) -> Bool {
         if flags.contains(.or) && flags.contains(.and) { return true }
         if flags.contains(.biometryAny) && flags.contains(.biometryCurrentSet) { return true }
         if flags.contains(.userPresence) {
-            let others: [AccessControlFlags] = [.biometryAny, .biometryCurrentSet, .devicePasscode, .watch, .or, .and]
+            let others: [AccessControlFlags] = [.biometryAny, .biometryCurrentSet, .devicePasscode, .companion, .or, .and]
             if others.contains(where: flags.contains) { return true }
         }
         return false
@@ -42,7 +42,7 @@ import Testing
         case .biometryAny: return biometry
         case .biometryCurrentSet: return biometry && !setChanged
         case .devicePasscode: return evidence.contains(.passcode)
-        default: return evidence.contains(.companion)  // watch
+        default: return evidence.contains(.companion)  // companion
         }
     }
 
@@ -76,7 +76,7 @@ import Testing
 
     static let flagMask = Gen.int(in: 0...255)
     static func flags(_ mask: Int) -> AccessControlFlags {
-        let bits: [AccessControlFlags] = [.userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .watch, .or, .and, .privateKeyUsage]
+        let bits: [AccessControlFlags] = [.userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .companion, .or, .and, .privateKeyUsage]
         return bits.indices.filter { mask & (1 << $0) != 0 }.reduce(into: AccessControlFlags()) { $0.formUnion(bits[$1]) }
     }
     static let events = Gen.int(in: 0...1).map { [DeviceEvent.biometryEnrollmentChanged, .biometryLockout][$0] }.array(of: 0...2)

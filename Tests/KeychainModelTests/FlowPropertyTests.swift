@@ -13,7 +13,7 @@ import Testing
     /// and privateKeyUsage, joined by nothing, `or` or `and` (creation refuses
     /// the combinations the spec forbids; those runs check that nothing is stored).
     static let flagChoices: [AccessControlFlags] = {
-        let singles: [AccessControlFlags] = [.userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .watch,
+        let singles: [AccessControlFlags] = [.userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .companion,
                                              .applicationPassword, .privateKeyUsage]
         var all: [AccessControlFlags] = []
         for mask in 0..<(1 << singles.count) {
