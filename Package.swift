@@ -37,6 +37,8 @@ let package = Package(
         .library(name: "LocalAuthorization", targets: ["LocalAuthorization"]),
         .library(name: "OpenSSLOracle", targets: ["OpenSSLOracle"]),
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
+        // In-process conformance for Swift implementations: the vectors as resources, the suite's grading.
+        .library(name: "TrustSuiteTesting", targets: ["TrustSuiteTesting"]),
         .library(name: "ReferenceSubjects", targets: ["ReferenceSubjects"]),
         .library(name: "FuzzTargets", targets: ["FuzzTargets"]),
         .library(name: "AppAttestDevice", targets: ["AppAttestDevice"]),
@@ -186,6 +188,15 @@ let package = Package(
         .target(name: "ConformanceKit", dependencies: [
             "CProcessControl", "TrustSuiteSupport", .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // The vector files as SwiftPM resources (Bundle.module), and the library that grades with them.
+        .target(
+            name: "TrustSuiteVectors", path: "Fixtures",
+            resources: [
+                .copy("cbor"), .copy("app-attest"), .copy("keychain-acl"), .copy("keychain-flow"), .copy("la-right"),
+                .copy("apple-api"), .copy("real"), .copy("LICENSE"),
+            ]
+        ),
+        .target(name: "TrustSuiteTesting", dependencies: ["ConformanceKit", "TrustSuiteSupport", "TrustSuiteVectors"]),
         // Adapts each reference module to ConformanceKit's Subject protocol.
         .target(name: "ReferenceSubjects", dependencies: [
             "ConformanceKit", "TrustSuiteSupport", "StrictCBOR", "AppAttest", "KeychainAccessControl", "KeychainModel",

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import TrustSuiteTesting
+import UIntDecoder
+
+/// The example's own implementation graded by the suite, in-process.
+@Suite struct UIntDecoderConformanceTests {
+    static let expected: ExpectedFailures? = Bundle.module.url(forResource: "expected", withExtension: "json")
+        .flatMap { try? ExpectedFailures.load($0.path) }
+    static let setup = ConformanceSetup(name: "UIntDecoder", expected: expected)
+
+    /// The decoder's answer as the suite grades it.
+    static func answer(_ input: JSONValue) -> SubjectAnswer {
+        guard let hex = input["cborHex"]?.stringValue, let bytes = BinaryText.hex(hex) else { return .unsupported }
+        switch UIntDecoder.decode(bytes) {
+        case .value: return SubjectAnswer(.valid)
+        case .malformed(let why): return SubjectAnswer(.invalid, error: why)
+        case .notAnUnsignedInteger: return .unsupported
+        }
+    }
+
+    @Test func theVectorsAndTheExpectedFileLoad() throws {
+        #expect(try !TrustSuiteTesting.files.get().isEmpty)
+        #expect(Self.expected != nil, "expected.json did not load")
+    }
+
+    @Test(arguments: TrustSuiteTesting.cases(.cbor))
+    func cbor(_ vector: ConformanceCase) async {
+        let outcome = await vector.check(Self.setup) { Self.answer($0) }
+        #expect(outcome.passes, "\(outcome)")
+    }
+
+    /// How a failure reads: the deliberate bug on one vector, listed in expected.json.
+    @Test func aListedFailureReadsLikeThis() async throws {
+        let vector = try #require(TrustSuiteTesting.cases(.cbor).first { $0.vector.id == "cbor-int::nonminimal-1800::deterministic" })
+        let outcome = await vector.check(Self.setup) { Self.answer($0) }
+        #expect(outcome.grade == .fail && outcome.listed != nil && outcome.passes)
+        #expect("\(outcome)".contains("accepted an invalid input (expected nonMinimalEncoding)"), "\(outcome)")
+        let unlisted = await vector.check(ConformanceSetup(name: "UIntDecoder")) { Self.answer($0) }
+        #expect(!unlisted.passes, "without the expected file the same answer fails: \(unlisted)")
+    }
+}
