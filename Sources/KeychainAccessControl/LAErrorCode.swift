@@ -38,6 +38,7 @@ public enum LAErrorCode: Int32, Sendable, Hashable, CaseIterable {
 public enum OSStatusCode: Int32, Sendable, Hashable, CaseIterable {
     case success = 0
     case unimplemented = -4
+    case io = -36
     case param = -50
     case allocate = -108
     case userCanceled = -128
@@ -67,6 +68,7 @@ public enum OSStatusCode: Int32, Sendable, Hashable, CaseIterable {
         switch self {
         case .success: "errSecSuccess"
         case .unimplemented: "errSecUnimplemented"
+        case .io: "errSecIO"
         case .param: "errSecParam"
         case .allocate: "errSecAllocate"
         case .userCanceled: "errSecUserCanceled"
@@ -98,6 +100,7 @@ public enum OSStatusCode: Int32, Sendable, Hashable, CaseIterable {
         switch self {
         case .success: "No error."
         case .unimplemented: "Function or operation not implemented."
+        case .io: "I/O error."
         case .param: "One or more parameters passed to a function were not valid."
         case .allocate: "Failed to allocate memory."
         case .userCanceled: "User canceled the operation."

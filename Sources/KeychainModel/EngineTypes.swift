@@ -4,7 +4,7 @@ import KeychainAccessControl
 public typealias SecStatus = OSStatusCode
 
 /// What one SecItem or SecKey call answered, and why: the status, the rule
-/// of the rule book (spec/secitem-rules.md, docs/models/secitem.md) that
+/// of the rule book (docs/models/secitem.md) that
 /// decided it, one line of reason, the result and the prompts it raised.
 public struct SecOutcome: Sendable, Hashable {
     public var status: SecStatus

@@ -2,7 +2,7 @@ import Crypto
 import KeychainAccessControl
 
 /// SecItem, SecKey and LAContext as Apple's iOS (data-protection) keychain
-/// implements them (spec/secitem-rules.md; docs/models/secitem.md): a value
+/// implements them (docs/models/secitem.md): a value
 /// type, so a run is deterministic and a property test can copy it. Every
 /// call answers a status with the rule that decided it and one line of
 /// reason, and counts the prompts it raised. The `Security` and

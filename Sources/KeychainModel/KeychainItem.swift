@@ -1,6 +1,6 @@
 import KeychainAccessControl
 
-/// The two item classes of spec/keychain-flows.md.
+/// The item classes of the keychain-flow vocabulary (docs/traces.md).
 public enum ItemClass: String, Sendable, Hashable, CaseIterable, Codable {
     case genericPassword, key
 }

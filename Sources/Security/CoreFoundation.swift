@@ -1,6 +1,6 @@
 import Foundation
 
-// Core Foundation as keychain code uses it (spec/apple-api.md, "What
+// Core Foundation as keychain code uses it (docs/apple-api.md, "What
 // compiles unchanged"). On Linux Foundation has no Core Foundation names in
 // its public interface, so each CF type here is a type alias of the Foundation
 // class Apple toll-free bridges it to: `query as CFDictionary`,

@@ -1,7 +1,7 @@
 import Foundation
 
 // The values of SecItem attributes with Apple's exact strings (rule book
-// spec/secitem-rules.md §1b, §1c, §1e). kSecAttrAccessibleAlways and
+// docs/models/secitem.md, rule book §1b, §1c, §1e). kSecAttrAccessibleAlways and
 // kSecAttrAccessibleAlwaysThisDeviceOnly are deprecated on iOS 12 and still
 // accepted; they carry no `@available` attribute (see SecItemConstants.swift).
 

@@ -2,7 +2,7 @@ import Foundation
 internal import KeychainAccessControl
 internal import KeychainModel
 
-// OSStatus values with Apple's numbers (rule book spec/secitem-rules.md §1f).
+// OSStatus values with Apple's numbers (docs/models/secitem.md, rule book §1f).
 // Internal codes that Apple defines as errSecParam (ItemInvalidKey,
 // ReturnMissingPointer, …) surface as errSecParam and have no name here.
 
@@ -44,6 +44,10 @@ public let errSecInteractionNotAllowed: OSStatus = -25308
 public let errSecInteractionRequired: OSStatus = -25315
 /// `errSecDataNotAvailable`: the item's contents cannot be retrieved.
 public let errSecDataNotAvailable: OSStatus = -25316
+/// `errSecIO`: an I/O error.
+public let errSecIO: OSStatus = -36
+/// `noErr`: success, as MacTypes names it (wrappers compare statuses with it).
+public var noErr: OSStatus { 0 }
 /// `errSecNoAccessForItem`: the item has no access control.
 public let errSecNoAccessForItem: OSStatus = -25243
 /// `errSecDecode`: data could not be decoded.

@@ -1,7 +1,7 @@
 import Foundation
 
 // The keys of SecItem dictionaries with Apple's exact values (rule book
-// spec/secitem-rules.md §1a, §1b, §1d). The model reads dictionaries keyed by
+// docs/models/secitem.md, rule book §1a, §1b, §1d). The model reads dictionaries keyed by
 // these strings. `nonisolated(unsafe)`: `NSString` is not `Sendable` on
 // Linux, and these are immutable, so code in Swift 6 mode can read them
 // from any context.

@@ -36,7 +36,7 @@ import Testing
             (errSecDuplicateItem, .duplicateItem), (errSecItemNotFound, .itemNotFound), (errSecNoSuchAttr, .noSuchAttr),
             (errSecInvalidItemRef, .invalidItemRef), (errSecNoSuchClass, .noSuchClass),
             (errSecInteractionNotAllowed, .interactionNotAllowed), (errSecInteractionRequired, .interactionRequired),
-            (errSecDataNotAvailable, .dataNotAvailable), (errSecNoAccessForItem, .noAccessForItem), (errSecDecode, .decode), (errSecInternal, .internal),
+            (errSecDataNotAvailable, .dataNotAvailable), (errSecNoAccessForItem, .noAccessForItem), (errSecIO, .io), (errSecDecode, .decode), (errSecInternal, .internal),
             (errSecMissingEntitlement, .missingEntitlement), (errSecRestrictedAPI, .restrictedAPI),
             (errSecVerifyFailed, .verifyFailed),
         ]
