@@ -312,7 +312,14 @@ let package = Package(
 
 #if os(Linux)
 package.targets += [
-    .target(name: "Security", dependencies: ["SecuritySimulation", "KeychainModel", "KeychainAccessControl"]),
+    // X509 is a dependency for order only: swift-certificates compiles extra
+    // code `#if canImport(Security)`, and on Linux this package's Security
+    // would be found if it were built first. Building X509 first keeps it
+    // from ever seeing this module (SecCertificate also exists here, so a
+    // stale build still compiles).
+    .target(name: "Security", dependencies: [
+        "SecuritySimulation", "KeychainModel", "KeychainAccessControl", .product(name: "X509", package: "swift-certificates"),
+    ]),
     .target(name: "LocalAuthentication", dependencies: [
         "Security", "SecuritySimulation", "KeychainModel", "KeychainAccessControl", "LocalAuthorization",
     ]),
