@@ -4,7 +4,7 @@ import ConformanceKit
 import Foundation
 import TrustSuiteSupport
 
-/// The checks of spec/probe.md, Checks, in the order they run. Each makes
+/// The checks of docs/probe.md, Checks, in the order they run. Each makes
 /// its own keys (state never leaks between checks); a setup step the
 /// server refuses makes the check an `error`, never a pass, so a server
 /// that refuses everything cannot pass the must-refuse checks.

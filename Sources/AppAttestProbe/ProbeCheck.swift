@@ -6,7 +6,7 @@ public enum ProbeExpectation: String, Sendable, Hashable {
     case accepted, refused
 }
 
-/// A check's grade (spec/probe.md, Output). `acceptedInvalid` is the
+/// A check's grade (docs/probe.md, Output). `acceptedInvalid` is the
 /// dangerous kind (the server let through what must be refused);
 /// `refusedValid` locks real users out; `error` is neither pass nor a
 /// verdict: a timeout, a refused connection, a status outside both lists,
@@ -42,7 +42,7 @@ public struct ProbeStepFailure: Error, Sendable {
     }
 }
 
-/// One conformance check (spec/probe.md, Checks): an id, what the device
+/// One conformance check (docs/probe.md, Checks): an id, what the device
 /// sends, the expected answer, and the real bug class it stands for (a
 /// note in the vectors' form, with its public reports).
 public struct ProbeCheck: Sendable {

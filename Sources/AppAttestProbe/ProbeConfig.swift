@@ -2,7 +2,7 @@ import AppAttest
 import Foundation
 import TrustSuiteSupport
 
-/// How the probe talks to the server under test (spec/probe.md, Contract
+/// How the probe talks to the server under test (docs/probe.md, Contract
 /// with the server under test). The JSON shape is a public contract: every
 /// field is read exactly as the spec names it, and every bad field is
 /// reported on its own line.
@@ -47,7 +47,7 @@ public struct ProbeConfig: Sendable {
     public var timeoutSeconds: Double
     public var launchPolicy: LaunchPolicy?
 
-    /// Default per-request deadline (spec/probe.md: 10 s).
+    /// Default per-request deadline (docs/probe.md: 10 s).
     public static let defaultTimeoutSeconds = 10.0
     /// Longest per-request deadline accepted: a typo of minutes for seconds
     /// would make one hanging server hold a CI job for hours.
@@ -189,7 +189,13 @@ struct FieldReader {
         }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil else {
-            fail("baseURL", "must be an http or https URL with a host and no query, like http://127.0.0.1:8080 (got \"\(text)\")")
+            fail("baseURL", "must be an http or https URL with a host and no query, like http://127.0.0.1:8080 (got \"\(text.prefix(200))\")")
+            return nil
+        }
+        // A port out of range reached AsyncHTTPClient, which traps on it
+        // (issue 44 item 3: "Not enough bits" for 99999).
+        if let port = url.port, !(1...65_535).contains(port) {
+            fail("baseURL", "port \(port) is not a TCP port (1 to 65535)")
             return nil
         }
         return url

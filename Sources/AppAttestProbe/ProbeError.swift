@@ -1,4 +1,4 @@
-/// Why the probe could not run (spec/probe.md, Output: exit status 2): a bad
+/// Why the probe could not run (docs/probe.md, Output: exit status 2): a bad
 /// config, a refused target, a server unreachable at the start. A check that
 /// goes wrong against a running server is not an error of this kind: it is
 /// that check's `error` grade.
@@ -31,7 +31,7 @@ public struct ProbeError: Error, CustomStringConvertible, Sendable, Equatable {
     public static func == (lhs: ProbeError, rhs: ProbeError) -> Bool { lhs.code == rhs.code }
 }
 
-/// Every bad field of a config at once, one line each (spec/probe.md: a
+/// Every bad field of a config at once, one line each (docs/probe.md: a
 /// clear line per bad field, exit 2).
 public struct ProbeConfigErrors: Error, CustomStringConvertible, Sendable {
     public let errors: [ProbeError]

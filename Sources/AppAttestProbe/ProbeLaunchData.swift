@@ -2,9 +2,9 @@ import AppAttest
 import AppAttestDevice
 
 /// The launch data each check sends, from the config's launch policy
-/// (spec/probe.md: with a policy, every check but the launch-policy ones
+/// (docs/probe.md: with a policy, every check but the launch-policy ones
 /// sends data that satisfies it, or none where the policy allows none;
-/// spec/app-attest.md, Amendments (round 3), Launch policy).
+/// docs/models/app-attest.md, Amendments (round 3), Launch policy).
 struct ProbeLaunchData: Sendable {
     let policy: LaunchPolicy?
 
@@ -47,7 +47,7 @@ struct ProbeLaunchData: Sendable {
     /// A category outside the allowed set (nil when the policy sets none).
     var disallowedCategory: Choice? {
         guard let allowed = policy?.allowedValidationCategories else { return nil }
-        // The named categories first (spec/app-attest.md), then any number.
+        // The named categories first (docs/models/app-attest.md), then any number.
         let candidates: [UInt32] = [1, 2, 3, 4, 5, 6, 10, 7, 8, 9, 0, UInt32.max]
         guard let category = candidates.first(where: { !allowed.contains($0) }) else { return nil }
         var choice = satisfyingMap

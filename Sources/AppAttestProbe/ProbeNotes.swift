@@ -45,7 +45,7 @@ enum ProbeNotes {
     static let genuineAssertion = flag("PrehashedNonce", description:
         "genuine assertions (ES256 over SHA-256(authenticatorData ‖ SHA-256(clientData))); a verifier that hashes the nonce once too often, or takes it as a digest, refuses every real device")
     static let launchPolicy = flag(LaunchPolicyFields.flag, description:
-        "launch data outside the server's declared launch policy (allowedValidationCategories, minimumBundleVersion, missingLaunchData; spec/app-attest.md, Amendments (round 3))")
+        "launch data outside the server's declared launch policy (allowedValidationCategories, minimumBundleVersion, missingLaunchData; docs/models/app-attest.md, Amendments (round 3))")
 
     static func flag(_ name: String, description: String? = nil) -> VectorNote {
         let base = note(FlagNotes.all[name] ?? .string(name))

@@ -2,7 +2,7 @@ import ConformanceKit
 import Foundation
 import TrustSuiteSupport
 
-/// A probe run's results and its reports (spec/probe.md, Output): a
+/// A probe run's results and its reports (docs/probe.md, Output): a
 /// scorecard like `run`'s, accepted-what-must-be-refused first, then
 /// refused-valid (it locks real users out), then errors; JSON, JUnit,
 /// Markdown and SARIF as for `run`.
@@ -144,10 +144,12 @@ public struct ProbeReport: Sendable {
         for result in findings + results.filter({ $0.grade == .pass }) {
             let grade = result.grade == .acceptedInvalid ? "**\(Self.labels[result.grade] ?? "")**" : Self.labels[result.grade] ?? ""
             let links = result.check.note.links.enumerated().map { "[\($0.offset + 1)](\($0.element))" }.joined(separator: " ")
-            let cells = [result.check.id, result.check.expected.rawValue, grade + (result.grade == .pass ? "" : ": " + result.message),
-                         result.check.sends, result.check.note.description + (links.isEmpty ? "" : " " + links)]
-            lines.append("| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ") }
-                .joined(separator: " | ") + " |")
+            let cells = [result.check.id, result.check.expected.rawValue, grade, result.check.sends,
+                         result.check.note.description + (links.isEmpty ? "" : " " + links)]
+                .map { $0.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ") }
+            // The message can quote the server (a challenge, an answer): a code span, so it renders as text (issue 44 item 6).
+            let message = result.grade == .pass ? "" : ": " + MarkdownText.cell(result.message)
+            lines.append("| " + cells[0] + " | " + cells[1] + " | " + cells[2] + message + " | " + cells[3...].joined(separator: " | ") + " |")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -2,7 +2,7 @@ import AppAttest
 import AppAttestDevice
 import Foundation
 
-/// Runs the checks against a server (spec/probe.md): refuses a non-loopback
+/// Runs the checks against a server (docs/probe.md): refuses a non-loopback
 /// target unless allowed, makes sure the server answers a challenge request
 /// before anything else (else the probe could not run: exit 2), then runs
 /// each check in order and grades it.

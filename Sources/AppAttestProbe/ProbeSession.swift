@@ -5,7 +5,7 @@ import Foundation
 import TrustSuiteSupport
 
 /// What the checks do with the server: fetch challenges, attest keys, make
-/// and send requests as the config says (spec/probe.md, Contract with the
+/// and send requests as the config says (docs/probe.md, Contract with the
 /// server under test). One session serves a whole run; every check makes
 /// its own keys, so no state leaks between checks.
 public final class ProbeSession: Sendable {
@@ -48,6 +48,11 @@ public final class ProbeSession: Sendable {
         return try Self.challenge(in: exchange, endpoint: endpoint)
     }
 
+    /// Longest challenge accepted, as the server wrote it: Apple's guidance
+    /// is 16 random bytes or more (a few dozen characters); what a server
+    /// hands back ends up in request bodies, paths and headers.
+    public static let maxChallengeCharacters = 1024
+
     static func challenge(in exchange: ProbeExchange, endpoint: ProbeConfig.ChallengeEndpoint) throws(ProbeStepFailure) -> ProbeChallenge {
         switch exchange.response {
         case .failed(let reason):
@@ -62,6 +67,12 @@ public final class ProbeSession: Sendable {
             guard let written = endpoint.pointer.resolve(document)?.stringValue else {
                 throw ProbeStepFailure("the challenge answer has no string at \(endpoint.pointer.text.isEmpty ? "the root" : endpoint.pointer.text)",
                                        exchange: exchange)
+            }
+            // Bounded before it is used anywhere: placed in a path or a
+            // header, a 100 KB challenge made a head AsyncHTTPClient trapped on.
+            guard written.utf8.count <= maxChallengeCharacters else {
+                throw ProbeStepFailure("the challenge is \(written.utf8.count) bytes long, more than \(maxChallengeCharacters); "
+                                       + "a challenge is a few dozen random bytes", exchange: exchange)
             }
             guard let challenge = ProbeChallenge(written: written, encoding: endpoint.encoding) else {
                 throw ProbeStepFailure("the challenge \"\(written.prefix(80))\" is not \(endpoint.encoding.rawValue)", exchange: exchange)
@@ -159,7 +170,7 @@ public final class ProbeSession: Sendable {
         return options
     }
 
-    /// The launch data the checks send (spec/probe.md: every check but the
+    /// The launch data the checks send (docs/probe.md: every check but the
     /// launch-policy ones satisfies the configured policy).
     var launch: ProbeLaunchData { ProbeLaunchData(policy: config.launchPolicy) }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import TrustSuiteSupport
 
-/// A config string with placeholders (spec/probe.md): `{name}` or
+/// A config string with placeholders (docs/probe.md): `{name}` or
 /// `{name:encoding}` for the names below; any other text in braces is
 /// literal. Parsed once, so a request's text is the same however often it
 /// is filled.
@@ -146,7 +146,7 @@ public struct ProbeChallenge: Sendable, Hashable {
     }
 }
 
-/// The four encodings of spec/probe.md. base64url is written without
+/// The four encodings of docs/probe.md. base64url is written without
 /// padding (as web APIs use it) and read with or without.
 public enum ProbeEncoding {
     public static func encode(_ bytes: [UInt8], _ encoding: ProbeConfig.Encoding) -> String {

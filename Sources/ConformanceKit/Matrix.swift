@@ -133,7 +133,8 @@ public struct Matrix: Sendable {
         lines += ["", "## Vectors", "",
                   "\(rows.filter(\.disagreement).count) of \(rows.count) vectors where implementations disagree; rows by worst "
                   + "severity (critical, high, medium, low, wrong reason), disagreements first within each.", ""]
-        lines.append("| vector | family | expected | " + columns.map { escapeCell($0.name) }.joined(separator: " | ") + " |")
+        // Names come from the adapter list or the adapters' hellos: shown as code (`MarkdownText`).
+        lines.append("| vector | family | expected | " + columns.map { MarkdownText.cell($0.name) }.joined(separator: " | ") + " |")
         lines.append("|---|---|---|" + columns.map { _ in "---|" }.joined())
         for row in rows {
             let expected = row.vector.result.rawValue + (row.vector.error.map { " (\($0))" } ?? "")
@@ -154,7 +155,7 @@ public struct Matrix: Sendable {
             for (label, counts) in summary(column: index) {
                 let total = counts.values.reduce(0, +)
                 let cells = Outcome.allCases.map { String(counts[$0] ?? 0) }
-                lines.append("| \(escapeCell(column.name)) | \(label) | \(total) | " + cells.joined(separator: " | ") + " |")
+                lines.append("| \(MarkdownText.cell(column.name)) | \(label) | \(total) | " + cells.joined(separator: " | ") + " |")
             }
         }
         return lines

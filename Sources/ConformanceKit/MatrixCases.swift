@@ -1,7 +1,7 @@
 import Foundation
 import TrustSuiteSupport
 
-/// The parts of the matrix added by spec/vectors.md, Amendments (round 3):
+/// The parts of the matrix added by docs/vectors.md, Amendments (round 3):
 /// the capabilities each implementation declared, as columns, and every
 /// vector some implementation did not pass with what reproduces it (its
 /// input, the expected and the received codes).
@@ -45,11 +45,11 @@ extension Matrix {
         var lines = ["## Capabilities", "",
                      "Declared in each adapter's hello; `—`: none declared, every vector of its families is sent. "
                         + "Caller checks: what the adapter checks itself because the library's documentation leaves it to the caller.", "",
-                     "| implementation | reasons graded | caller checks | " + capabilityNames.joined(separator: " | ") + " |",
+                     "| implementation | reasons graded | caller checks | " + capabilityNames.map(MarkdownText.cell).joined(separator: " | ") + " |",
                      "|---|---|---|" + capabilityNames.map { _ in "---|" }.joined()]
         for column in columns {
-            lines.append("| \(column.name.replacingOccurrences(of: "|", with: "\\|")) | \(column.report.gradesReasons ? "yes" : "no") | "
-                         + "\(Self.callerChecksCell(column).replacingOccurrences(of: "|", with: "\\|")) | "
+            let checks = column.report.callerChecks?.isEmpty == false ? MarkdownText.cell(Self.callerChecksCell(column)) : "—"
+            lines.append("| \(MarkdownText.cell(column.name)) | \(column.report.gradesReasons ? "yes" : "no") | \(checks) | "
                          + capabilityCells(column).joined(separator: " | ") + " |")
         }
         return lines
@@ -62,7 +62,7 @@ extension Matrix {
             lines += ["", "### \(row.vector.id)", "",
                       "`\(row.vector.file)` tcId \(row.vector.tcId); expected \(Self.expectedText(row.vector)).", ""]
             for (column, result) in zip(columns, row.results) where result.grade.isFinding {
-                lines.append("- \(column.name): \(Self.answerText(result).replacingOccurrences(of: "\n", with: " "))")
+                lines.append("- \(MarkdownText.code(column.name)): \(MarkdownText.code(Self.answerText(result)))")
             }
             lines += ["", "```json", CaseInput.shown(row.vector.input).jsonText, "```"]
         }

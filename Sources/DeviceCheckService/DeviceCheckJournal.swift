@@ -60,7 +60,8 @@ struct DeviceCheckJournal {
 
     /// The snapshot file's JSON (round-2 format, unchanged).
     struct StoredState: Codable {
-        var format = "trustsuite-devicecheck-state/1"
+        static let currentFormat = "trustsuite-devicecheck-state/1"
+        var format = currentFormat
         var devices: [String: DeviceCheckServer.State]
     }
 
@@ -83,11 +84,19 @@ struct DeviceCheckJournal {
         }
         var states: [String: DeviceCheckServer.State] = [:]
         if let bytes = try read(path) {
+            let stored: StoredState
             do {
-                states = try JSONDecoder().decode(StoredState.self, from: Data(bytes)).devices
+                stored = try JSONDecoder().decode(StoredState.self, from: Data(bytes))
             } catch {
                 throw StateFileError(description: "\(path) is not a DeviceCheck state file: \(error)")
             }
+            // Another format (a later version's, another tool's file with a
+            // `devices` member) is refused, not read as this one and rewritten.
+            guard stored.format == StoredState.currentFormat else {
+                throw StateFileError(description: "\(path) is a state file of format \"\(stored.format.prefix(80))\", "
+                                     + "not \(StoredState.currentFormat): refusing to read or rewrite it")
+            }
+            states = stored.devices
             journal.snapshotBytes = bytes.count
         }
         var journalsFound = false

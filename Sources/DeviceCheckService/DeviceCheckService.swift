@@ -89,7 +89,7 @@ struct DeveloperToken: JWTPayload {
 
 /// A local stand-in for Apple's DeviceCheck service
 /// (`api.development.devicecheck.apple.com`): `/v1/validate_device_token`,
-/// `/v1/query_two_bits` and `/v1/update_two_bits` as spec/app-attest.md
+/// `/v1/query_two_bits` and `/v1/update_two_bits` as docs/models/app-attest.md
 /// describes them, through the DeviceCheck model, behind ES256 developer
 /// tokens checked with jwt-kit.
 public struct DeviceCheckService: Sendable {
@@ -125,6 +125,8 @@ public struct DeviceCheckService: Sendable {
     let configuration: Configuration
     let keys: JWTKeyCollection
     let state: DeviceCheckState
+    /// Held for the service's life: one service per state file (`StateLock`).
+    let lock: StateLock?
 
     public init(_ configuration: Configuration) async throws {
         guard !configuration.keys.isEmpty else { throw DeviceCheckServiceError("give at least one --key KEYID=FILE") }
@@ -136,6 +138,13 @@ public struct DeviceCheckService: Sendable {
         // jwt-kit makes the first key the default, used for a token whose kid
         // is unknown or missing; Apple accepts only a known key id.
         await keys.clearDefault()
+        // The lock comes before the state is read: a second service must not
+        // fold (and unlink) the journal the first is still appending to.
+        do throws(StateFileError) {
+            lock = try configuration.stateFile.map { url throws(StateFileError) in try StateLock.acquire(for: url.path) }
+        } catch {
+            throw DeviceCheckServiceError(error.description)
+        }
         state = try DeviceCheckState(stateFile: configuration.stateFile)
     }
 
@@ -156,7 +165,11 @@ public struct DeviceCheckService: Sendable {
             }
         }
         var logger = Logger(label: "trustsuite.devicecheck")
-        logger.logLevel = .error
+        // Critical only: when the state can no longer be saved the group is
+        // torn down mid-request and Hummingbird logs that at `error` ("Server
+        // shutdown error: Already closed", "Waiting on child channel"),
+        // which buried the service's one fail-stop line.
+        logger.logLevel = .critical
         let timeouts = configuration.timeouts
         let app = Application(
             router: router,
@@ -191,6 +204,15 @@ public struct DeviceCheckService: Sendable {
         let authorized = await isAuthorized(request.headers[.authorization])
         var body: JSONValue? = nil
         if authorized {
+            // A declared length over the limit is refused before any byte of
+            // the body is read (a 1 GB Content-Length got its 413 only when
+            // --body-timeout closed the connection); the connection is closed
+            // after the answer, so the unread body is never waited for.
+            if let declared = request.headers[.contentLength], Self.exceeds(declared, configuration.maxBodySize) {
+                var response = Self.text(.contentTooLarge, "Request body larger than \(configuration.maxBodySize) bytes")
+                response.headers[.connection] = "close"
+                return response
+            }
             guard let buffer = try? await request.body.collect(upTo: configuration.maxBodySize) else {
                 return Self.text(.contentTooLarge, "Request body larger than \(configuration.maxBodySize) bytes")
             }
@@ -214,6 +236,16 @@ public struct DeviceCheckService: Sendable {
             return Response(status: .init(code: answer.status), headers: [.contentType: "application/json"],
                             body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
+    }
+
+    /// Whether a Content-Length value declares more than `limit` bytes (a
+    /// number too long for an Int does too; a malformed value is left to the
+    /// HTTP parser).
+    static func exceeds(_ declared: String, _ limit: Int) -> Bool {
+        let digits = declared.trimmingCharacters(in: .whitespaces)
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return false }
+        guard let value = Int(digits) else { return true }
+        return value > limit
     }
 
     static func text(_ status: HTTPResponse.Status, _ text: String) -> Response {

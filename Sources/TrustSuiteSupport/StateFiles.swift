@@ -100,10 +100,21 @@ public enum AtomicFile {
 public final class FileLock {
     private var descriptor: Int32
 
-    /// Blocks until the lock on `url` (created if missing) is held.
+    /// Blocks until the lock on `url` (created if missing) is held. A
+    /// symbolic link or anything but a regular file at `url` is refused, not
+    /// followed (issue 44 item 9: `keys/.lock` planted as a link made the
+    /// device create or lock whatever file it named).
     public init(_ url: URL) throws {
-        descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw StateFileError("cannot open lock", url.path) }
+        descriptor = open(url.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0o600)
+        guard descriptor >= 0 else {
+            if errno == ELOOP { throw StateFileError(description: "cannot open lock \(url.path): it is a symbolic link") }
+            throw StateFileError("cannot open lock", url.path)
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw StateFileError(description: "cannot open lock \(url.path): not a regular file")
+        }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
                 close(descriptor)

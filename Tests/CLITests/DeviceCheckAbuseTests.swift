@@ -170,6 +170,16 @@ final class RawClient {
         return bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
     }
 
+    /// Bytes the peer sent within `milliseconds` (empty when none came), nil once it has closed.
+    func receive(waitingMilliseconds milliseconds: Int) -> [UInt8]? {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(milliseconds)) > 0 else { return [] }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        if count == 0 || (count < 0 && errno != EAGAIN) { return nil }
+        return count > 0 ? Array(buffer[0..<count]) : []
+    }
+
     /// Waits up to `seconds` for the peer to close the connection.
     func waitForClose(seconds: Int) -> Bool { peerClosed(waiting: seconds * 1000) }
 
