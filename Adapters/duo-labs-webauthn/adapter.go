@@ -28,8 +28,8 @@ type assertion struct {
 	AuthenticatorData []byte `cbor:"authenticatorData"`
 }
 
-// launchPolicyFields are the iOS 27 launch-policy inputs; the library has none.
-var launchPolicyFields = []string{"allowedValidationCategories", "minimumBundleVersion", "missingLaunchData"}
+// launchPolicyFields are the iOS 27 and macOS 27 launch-policy inputs; the library has none.
+var launchPolicyFields = []string{"allowedValidationCategories", "minimumBundleVersion", "missingLaunchData", "allowedCodeDirectoryHashes"}
 
 // publicKey reads the vector's key (X9.63 uncompressed point or SPKI DER)
 // into the library's COSE EC2 key type.

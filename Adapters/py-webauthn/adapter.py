@@ -15,7 +15,7 @@ from webauthn.helpers.cose import COSEAlgorithmIdentifier
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from adapterlib import Unsupported, b64, serve, verdict  # noqa: E402
 
-LAUNCH_POLICY_FIELDS = ("allowedValidationCategories", "minimumBundleVersion", "missingLaunchData")
+LAUNCH_POLICY_FIELDS = ("allowedValidationCategories", "minimumBundleVersion", "missingLaunchData", "allowedCodeDirectoryHashes")
 
 
 def public_key(raw):

@@ -34,12 +34,12 @@ def parse_time(text):
     return datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
-LAUNCH_POLICY_FIELDS = ("allowedValidationCategories", "minimumBundleVersion", "missingLaunchData")
+LAUNCH_POLICY_FIELDS = ("allowedValidationCategories", "minimumBundleVersion", "missingLaunchData", "allowedCodeDirectoryHashes")
 
 
 def no_launch_policy(inp):
     if any(field in inp for field in LAUNCH_POLICY_FIELDS):
-        raise Unsupported("pyattest has no launch policy (validation category, bundle version)")
+        raise Unsupported("pyattest has no launch policy (validation category, bundle version, code-directory hash)")
 
 
 # Under `faketime.sh`: libfaketime reads the time from this file on every call.

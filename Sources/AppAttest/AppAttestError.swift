@@ -1,5 +1,5 @@
 /// The single error type of ``AppAttest``: a stable code from
-/// spec/vectors.md (attestation, assertion and receipt codes) and a human
+/// docs/vectors.md (attestation, assertion and receipt codes) and a human
 /// reason. The code identifies the verification step that refused (each
 /// step of Apple's procedure has its own code; parsing has the `malformed…`
 /// codes), so no separate step number is carried.
@@ -26,13 +26,15 @@ public struct AppAttestError: Error, Hashable, Sendable, CustomStringConvertible
         case counterNotIncreasing
         /// The application's challenge hook refused the client data (added code).
         case challengeMismatch
-        // Launch policy (attestation and assertion; spec/app-attest.md, Amendments round 3)
+        // Launch policy (attestation and assertion; docs/models/app-attest.md)
         /// The validation category is not in the policy's allowed set.
         case validationCategoryNotAllowed
         /// The bundle version is below the policy's minimum, or not dotted decimals while a minimum is set.
         case bundleVersionNotAllowed
         /// The policy rejects missing launch data: no map, or no key the policy needs.
         case launchDataMissing
+        /// The code-directory hash (macOS 27 launch data) is not in the policy's allowlist.
+        case codeDirectoryHashNotAllowed
         // Receipt
         case malformedReceipt
         case receiptSignatureInvalid

@@ -2,7 +2,7 @@ import SwiftASN1
 import X509
 
 /// Apple's extensions of a credential certificate besides the nonce
-/// (spec/app-attest.md, Amendments (round 3), Certificate extensions that
+/// (docs/models/app-attest.md, Certificate extensions that
 /// carry no verdict): 1.2.840.113635.100.8.5, .8.6 (in the 2026 sample)
 /// and .8.7 (undocumented; public verifiers read OS version and device
 /// details from it). Decoded for people (`trustsuite inspect`) as far as

@@ -118,7 +118,7 @@ public struct AssertionVerifier: Sendable {
         guard challengeCheck(clientData) else {
             throw AppAttestError(.challengeMismatch, "the application's challenge check refused the client data")
         }
-        // After the steps: the caller's launch policy (spec/app-attest.md, Amendments (round 3)).
+        // After the steps: the caller's launch policy (docs/models/app-attest.md, Launch policy).
         try launchPolicy?.check(authData.launchData)
         return VerifiedAssertion(authenticatorData: authData)
     }

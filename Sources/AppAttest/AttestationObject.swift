@@ -1,6 +1,6 @@
 import StrictCBOR
 
-/// The App Attest attestation object (spec/app-attest.md):
+/// The App Attest attestation object (docs/models/app-attest.md):
 /// `{"fmt": "apple-appattest", "attStmt": {"x5c": [credCert, intermediate],
 /// "receipt": bytes}, "authData": bytes}`, decoded in ctap2 mode.
 public struct AttestationObject: Sendable, Hashable {

@@ -156,8 +156,8 @@ public struct AttestationVerifier: Sendable {
             throw AppAttestError(.credentialIdMismatch, "credential id is not the key id")
         }
 
-        // After the nine steps: the caller's launch policy (spec/app-attest.md,
-        // Amendments (round 3)), before the costlier receipt.
+        // After the nine steps: the caller's launch policy (docs/models/app-attest.md,
+        // Launch policy), before the costlier receipt.
         try launchPolicy?.check(authData.launchData)
 
         // Not one of the nine steps: the receipt is verified and reported, and

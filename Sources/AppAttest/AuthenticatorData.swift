@@ -1,6 +1,6 @@
 import StrictCBOR
 
-/// WebAuthn authenticator data as App Attest sends it (spec/app-attest.md):
+/// WebAuthn authenticator data as App Attest sends it (docs/models/app-attest.md):
 /// rpIdHash (32) ‖ flags (1) ‖ signCount (4, big-endian) ‖ when AT and
 /// bytes follow: aaguid (16) ‖ credentialIdLength (2) ‖ credentialId ‖
 /// COSE_Key ‖ optional trailing CBOR extension map.

@@ -1,5 +1,5 @@
-/// A bundle version as a launch policy compares it (spec/app-attest.md,
-/// Amendments (round 3)): dot-separated decimal numbers compared
+/// A bundle version as a launch policy compares it (docs/models/app-attest.md,
+/// Launch policy): dot-separated decimal numbers compared
 /// numerically, part by part, a missing part counting as 0 — `1.10` is
 /// above `1.9`, `2` equals `2.0.0`.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The DeviceCheck two-bit server (spec/app-attest.md): per device and
+/// The DeviceCheck two-bit server (docs/models/app-attest.md): per device and
 /// developer team, two bits and the month of their last update, behind
 /// `validate_device_token`, `query_two_bits` and `update_two_bits`.
 ///

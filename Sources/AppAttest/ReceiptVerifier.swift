@@ -29,7 +29,7 @@ extension Receipt {
     public var riskMetric: Int? { text(.riskMetric).flatMap { Int($0) } }
     /// Field 19 (RECEIPT only): the earliest time a new receipt may be
     /// requested (creation + 1 day in real data). Exposed; never a validity
-    /// start (spec/app-attest.md, round 3).
+    /// start (docs/models/app-attest.md, round 3).
     public var earliestRefreshTime: Date? { text(.earliestRefresh).flatMap(RFC3339.parse) }
     /// Expiration time.
     public var expirationTime: Date? { text(.expirationTime).flatMap(RFC3339.parse) }
@@ -201,7 +201,7 @@ public struct ReceiptVerifier: Sendable {
     /// Both sides of the time window: not created more than ``clockSkew``
     /// after `time` (compared at whole seconds, the precision of certificate
     /// times and of the vectors' validation times), not after field 21.
-    /// Field 19 never decides (spec/app-attest.md, round 3).
+    /// Field 19 never decides (docs/models/app-attest.md, round 3).
     func checkTimes(_ receipt: Receipt, created: Date, at time: Date) throws(AppAttestError) {
         if created.timeIntervalSince1970.rounded(.down) - time.timeIntervalSince1970 > clockSkew {
             throw AppAttestError(.receiptNotYetValid, "receipt created \(RFC3339.format(created, fractional: true)), "

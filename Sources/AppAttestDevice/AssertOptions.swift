@@ -3,7 +3,7 @@ import Foundation
 import TestPKI
 
 extension SoftwareDevice {
-    /// Shapes of assertion a server's checks need (spec/probe.md, Checks:
+    /// Shapes of assertion a server's checks need (docs/probe.md, The checks:
     /// baseline, replay, signatures, iOS 27 shapes, launch policy). The
     /// default is the next valid assertion: counter one above the stored one,
     /// flags 0x40, no trailing map (a device before iOS 27). Options combine.
@@ -15,7 +15,7 @@ extension SoftwareDevice {
         public var foreignKey = false
         /// Append the `apple_*` map of Apple's 2026 sample (category 1, version
         /// "1") after the 37-byte header, as iOS 27 devices do: accepted
-        /// (spec/app-attest.md, Amendments (round 3)).
+        /// (docs/models/app-attest.md, Authenticator data in assertions).
         public var extensions = false
         /// Write `apple_validation_category_01` with this number (4 bytes,
         /// little-endian); judged by a launch policy's allowed categories.
@@ -39,12 +39,25 @@ extension SoftwareDevice {
         /// The flags byte. Real assertions carry 0x40 (AT); iOS 27 devices
         /// are reported to send 0xC0 with the `apple_*` map. The reference
         /// verifier decides nothing on flags: 0x40 and 0xC0, with or without
-        /// the map, are accepted (spec/app-attest.md, Assertion).
+        /// the map, are accepted (docs/models/app-attest.md, Assertion).
         public var flags: UInt8 = 0x40
+        /// The platform whose launch data to write: `macos` writes the Mac
+        /// shape (category 6, the code-directory hash keys) unless the
+        /// options above or below replace a value (``LaunchPlatform``).
+        public var platform: LaunchPlatform = .ios
+        /// The code-directory hash to write (type 2); nil: a stand-in hash
+        /// of the App ID on macOS, none on iOS. Judged by a launch policy's
+        /// allowlist (`codeDirectoryHashNotAllowed`).
+        public var codeDirectoryHash: [UInt8]? = nil
+        /// On macOS, leave the code-directory hash keys out (a Mac app
+        /// without the hash option; `launchDataMissing` under an allowlist
+        /// that rejects missing data).
+        public var omitCodeDirectoryHash = false
 
         public init(replayCounter: Bool = false, foreignKey: Bool = false, extensions: Bool = false,
                     validationCategory: UInt32? = nil, bundleVersion: String? = nil, counter: UInt32? = nil,
-                    prehashedNonce: Bool = false, otherAppId: String? = nil, flags: UInt8 = 0x40) {
+                    prehashedNonce: Bool = false, otherAppId: String? = nil, flags: UInt8 = 0x40, platform: LaunchPlatform = .ios,
+                    codeDirectoryHash: [UInt8]? = nil, omitCodeDirectoryHash: Bool = false) {
             self.replayCounter = replayCounter
             self.foreignKey = foreignKey
             self.extensions = extensions
@@ -54,6 +67,9 @@ extension SoftwareDevice {
             self.prehashedNonce = prehashedNonce
             self.otherAppId = otherAppId
             self.flags = flags
+            self.platform = platform
+            self.codeDirectoryHash = codeDirectoryHash
+            self.omitCodeDirectoryHash = omitCodeDirectoryHash
         }
     }
 
@@ -79,7 +95,7 @@ extension SoftwareDevice {
         var authData = Array(SHA256.hash(data: Array((options.otherAppId ?? appId).utf8)))
         authData.append(options.flags)
         authData += withUnsafeBytes(of: counter.bigEndian, Array.init)
-        authData += options.launchMap
+        authData += options.launchMap(appId: options.otherAppId ?? appId)
         var hasher = SHA256()
         hasher.update(data: authData)
         hasher.update(data: Array(SHA256.hash(data: clientData)))

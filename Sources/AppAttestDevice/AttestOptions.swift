@@ -4,7 +4,7 @@ import Foundation
 import TestPKI
 
 extension SoftwareDevice {
-    /// Shapes of attestation a server's checks need (spec/probe.md, Checks:
+    /// Shapes of attestation a server's checks need (docs/probe.md, The checks:
     /// binding, trust, iOS 27 shapes, launch policy). Each option changes one
     /// thing and keeps the rest consistent (the nonce covers the authenticator
     /// data as written, the receipt is made for the certificate sent), so a
@@ -19,7 +19,7 @@ extension SoftwareDevice {
         public var expiredCertificate = false
         /// Append the `apple_*` map of Apple's 2026 sample (category 1, version
         /// "1") after the COSE key, flags 0x40 (ED clear), as iOS 27 devices do: accepted
-        /// (spec/app-attest.md, Amendments (round 3)).
+        /// (docs/models/app-attest.md, Authenticator data in attestations).
         public var extensions = false
         /// Write `apple_validation_category_01` with this number (4 bytes,
         /// little-endian); judged by a launch policy's allowed categories.
@@ -59,12 +59,25 @@ extension SoftwareDevice {
         /// signCount of the attestation; real ones are 0, anything else is
         /// step 7, `counterNotZero`. The key's stored counter starts here.
         public var counter: UInt32 = 0
+        /// The platform whose launch data to write: `macos` writes the Mac
+        /// shape (category 6, the code-directory hash keys) unless the
+        /// options above or below replace a value (``LaunchPlatform``).
+        public var platform: LaunchPlatform = .ios
+        /// The code-directory hash to write (type 2); nil: a stand-in hash
+        /// of the App ID on macOS, none on iOS. Judged by a launch policy's
+        /// allowlist (`codeDirectoryHashNotAllowed`).
+        public var codeDirectoryHash: [UInt8]? = nil
+        /// On macOS, leave the code-directory hash keys out (a Mac app
+        /// without the hash option; `launchDataMissing` under an allowlist
+        /// that rejects missing data).
+        public var omitCodeDirectoryHash = false
 
         public init(otherEnvironment: Bool = false, expiredCertificate: Bool = false, extensions: Bool = false,
                     validationCategory: UInt32? = nil, bundleVersion: String? = nil, otherAppId: String? = nil,
                     attackerRoot: Bool = false, swapKeyId: Bool = false, certificateKeyMismatch: Bool = false,
                     credentialIdMismatch: Bool = false, nonceOverOtherChallenge: Bool = false,
-                    nonceShape: NonceExtensionShape = .standard, counter: UInt32 = 0) {
+                    nonceShape: NonceExtensionShape = .standard, counter: UInt32 = 0, platform: LaunchPlatform = .ios,
+                    codeDirectoryHash: [UInt8]? = nil, omitCodeDirectoryHash: Bool = false) {
             self.otherEnvironment = otherEnvironment
             self.expiredCertificate = expiredCertificate
             self.extensions = extensions
@@ -78,6 +91,9 @@ extension SoftwareDevice {
             self.nonceOverOtherChallenge = nonceOverOtherChallenge
             self.nonceShape = nonceShape
             self.counter = counter
+            self.platform = platform
+            self.codeDirectoryHash = codeDirectoryHash
+            self.omitCodeDirectoryHash = omitCodeDirectoryHash
         }
     }
 
@@ -112,7 +128,7 @@ extension SoftwareDevice {
         var request = SoftwareCA.AttestationRequest(
             credentialKey: key, appId: options.otherAppId ?? appId, environment: environment, clientDataHash: clientDataHash,
             notBefore: notBefore, notAfter: notBefore.addingTimeInterval(3 * 86_400), token: randomBytes(32))
-        request.trailing = options.launchMap
+        request.trailing = options.launchMap(appId: options.otherAppId ?? appId)
         request.signCount = options.counter
         if options.credentialIdMismatch { request.credentialId = Self.otherKeyId() }
         if options.certificateKeyMismatch { request.certificateKey = P256.Signing.PrivateKey().publicKey }
@@ -133,7 +149,7 @@ extension SoftwareDevice {
 }
 
 /// Shapes of the credential certificate's nonce extension. Step 4 of
-/// spec/app-attest.md requires DER `SEQUENCE { [1] EXPLICIT OCTET STRING (32) }`,
+/// docs/models/app-attest.md requires DER `SEQUENCE { [1] EXPLICIT OCTET STRING (32) }`,
 /// parsed, never sliced at a fixed offset: the reference verifier refuses
 /// every other shape with `nonceExtensionMissing`. The other shapes keep the
 /// value's length (38 bytes) and put the right nonce at offset 6 and in the

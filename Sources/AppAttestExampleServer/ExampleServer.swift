@@ -18,7 +18,7 @@ public struct ExampleServerError: Error, CustomStringConvertible, Sendable {
 /// An App Attest server done right, on Hummingbird 2, verifying with the
 /// `AppAttest` library: what a server team can copy, and what
 /// `trustsuite probe appattest` passes every check against
-/// (docs/probe.md). Three endpoints, the shapes of spec/probe.md's example
+/// (docs/probe.md). Three endpoints, the shapes of docs/probe.md's example
 /// config:
 ///
 /// - `POST /appattest/challenge` → `{"challenge": base64}`: 32 random

@@ -24,40 +24,60 @@ public enum AppAttestGenerator {
         var attestation = VectorFileBuilder(family: .appAttestAttestation,
                                             title: "Attestation objects: baselines and one mutation per verification step and parse failure",
                                             source: source)
-        attestation.group("App Attest attestation (spec/app-attest.md steps 1-9)")
+        attestation.group("App Attest attestation (docs/models/app-attest.md steps 1-9)")
         for c in vectors.cases() { try vectors.addAttestation(c, to: &attestation) }
         attestation.addAnchorsRemoved(code: .certificateChainInvalid, prefix: "attestation")
+        // The hostile-trust-store check's own group (a CA of its own), last.
+        try vectors.addHostTrustStoreGroup(to: &attestation)
         written.append(try write(attestation, "attestation.json", folder))
 
         var assertion = VectorFileBuilder(family: .appAttestAssertion,
                                           title: "Assertions: baselines and one mutation per verification step and parse failure",
                                           source: source)
-        assertion.group("App Attest assertion (spec/app-attest.md assertion steps 1-5)")
+        assertion.group("App Attest assertion (docs/models/app-attest.md assertion steps 1-5)")
         for c in vectors.assertionCases() { try vectors.addAssertion(c, to: &assertion) }
         written.append(try write(assertion, "assertion.json", folder))
 
-        // iOS 27 data (spec/app-attest.md, Amendments (round 3)): the launch
+        // iOS 27 data (docs/models/app-attest.md, Launch policy): the launch
         // policy in both families, and credential-certificate extensions.
         var attestation27 = VectorFileBuilder(family: .appAttestAttestation,
                                               title: "Attestations of iOS 27: the launch policy and credential-certificate extensions that carry no verdict",
                                               source: source)
-        attestation27.group("Launch policy after the nine steps (spec/app-attest.md, Amendments (round 3))")
+        attestation27.group("Launch policy after the nine steps (docs/models/app-attest.md, Launch policy)")
         for c in LaunchPolicyCatalog.cases { try vectors.addAttestation(c.attestationCase, to: &attestation27) }
-        attestation27.group("Credential-certificate extensions besides the nonce decide nothing; an unprocessed critical one fails path validation")
+        attestation27.group("Credential-certificate extensions besides the nonce decide nothing (Apple's 8.5-8.7 and Extended Key Usage, "
+                            + "each changed alone); an unprocessed critical one fails path validation")
         for c in vectors.certificateExtensionCases() { try vectors.addAttestation(c, to: &attestation27) }
         attestation27.addAnchorsRemoved(code: .certificateChainInvalid, prefix: "attestation")
         written.append(try write(attestation27, "attestation-ios27.json", folder))
 
         var assertion27 = VectorFileBuilder(family: .appAttestAssertion, title: "Assertions of iOS 27: the launch policy",
                                             source: source)
-        assertion27.group("Launch policy after the assertion steps (spec/app-attest.md, Amendments (round 3))")
+        assertion27.group("Launch policy after the assertion steps (docs/models/app-attest.md, Launch policy)")
         for c in LaunchPolicyCatalog.cases { try vectors.addAssertion(c.assertionCase, to: &assertion27) }
         written.append(try write(assertion27, "assertion-ios27.json", folder))
+
+        // macOS 27 data (docs/models/app-attest.md, macOS 27): category 6,
+        // the code-directory hash keys and the allowlist, in both families.
+        var attestationMac = VectorFileBuilder(family: .appAttestAttestation,
+                                               title: "Attestations of macOS 27: the code-directory hash keys, the allowlist and category 6",
+                                               source: source)
+        attestationMac.group("macOS 27 launch data after the nine steps (docs/models/app-attest.md, macOS 27)")
+        for c in MacLaunchCatalog.cases { try vectors.addAttestation(c.attestationCase, to: &attestationMac) }
+        attestationMac.addAnchorsRemoved(code: .certificateChainInvalid, prefix: "attestation")
+        written.append(try write(attestationMac, "attestation-macos27.json", folder))
+
+        var assertionMac = VectorFileBuilder(family: .appAttestAssertion,
+                                             title: "Assertions of macOS 27: the code-directory hash keys, the allowlist and category 6",
+                                             source: source)
+        assertionMac.group("macOS 27 launch data after the assertion steps (docs/models/app-attest.md, macOS 27)")
+        for c in MacLaunchCatalog.cases { try vectors.addAssertion(c.assertionCase, to: &assertionMac) }
+        written.append(try write(assertionMac, "assertion-macos27.json", folder))
 
         var receipt = VectorFileBuilder(family: .appAttestReceipt,
                                         title: "Receipts: CMS SignedData in Apple's BER shape, baselines and mutations",
                                         source: source)
-        receipt.group("App Attest receipt (spec/app-attest.md, Receipt)")
+        receipt.group("App Attest receipt (docs/models/app-attest.md, Receipt)")
         for c in vectors.receiptCases() {
             let (input, output) = try vectors.buildReceipt(c)
             receipt.add(id: "receipt-\(c.id)", comment: c.comment, flags: c.flags, input: input, error: c.error,
@@ -68,7 +88,7 @@ public enum AppAttestGenerator {
         written.append(try write(receipt, "receipt.json", folder))
 
         var deviceCheck = VectorFileBuilder(family: .devicecheck, title: "DeviceCheck two-bit server traces",
-                                            source: "hand-written from spec/app-attest.md (DeviceCheck two bits)")
+                                            source: "hand-written from docs/models/app-attest.md (DeviceCheck two bits)")
         DeviceCheckCatalog.build(into: &deviceCheck)
         written.append(try write(deviceCheck, "devicecheck.json", folder))
         return written

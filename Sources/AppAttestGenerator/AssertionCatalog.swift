@@ -27,7 +27,7 @@ struct AssertionSpec {
     var publicKey: [UInt8]? = nil
     var structure: (([UInt8], [UInt8]) -> CBORValue)? = nil
     var bytes: (([UInt8]) -> [UInt8])? = nil
-    /// Launch-policy inputs (spec/vectors.md names), merged into the vector input.
+    /// Launch-policy inputs (docs/vectors.md names), merged into the vector input.
     var launchPolicy: [String: JSONValue] = [:]
 }
 
@@ -104,7 +104,7 @@ extension AppAttestVectors {
                 $0.appendMap(.map([(.text("k"), .int(1))]))
             },
         ]
-        // spec/app-attest.md (Assertion): after the 37 bytes, exactly one ctap2 map, whatever the flags.
+        // docs/models/app-attest.md (Assertion): after the 37 bytes, exactly one ctap2 map, whatever the flags.
         for flags: UInt8 in [0x40, 0xC0, 0x80, 0x00] {
             let name = String(format: "%02x", flags)
             list.append(AssertionCase("ios27::flags-\(name)-apple-map", "flags 0x\(name) with the apple_* map iOS 27 appends", nil, flags: ["Extensions"]) {

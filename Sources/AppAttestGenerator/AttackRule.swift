@@ -1,7 +1,7 @@
 import AppAttest
 import ConformanceKit
 
-/// The `attack` of an App Attest vector (spec/vectors.md, "App Attest
+/// The `attack` of an App Attest vector (docs/vectors.md, "App Attest
 /// vectors any verifier can run (round 3)", Severity), decided from where
 /// its defect sits:
 ///

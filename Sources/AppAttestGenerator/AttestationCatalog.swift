@@ -53,13 +53,13 @@ extension AppAttestVectors {
                 $0.validationTime = $0.leafNotAfter
             },
             AttestationCase("baseline::flags-up-uv", "UP and UV set besides AT", nil) { $0.flags = 0x45 },
-            // spec/app-attest.md (Verification steps, inputs): any certificate in the trust store is an anchor.
+            // docs/models/app-attest.md, x5c: any certificate in the trust store is an anchor.
             AttestationCase("anchors::intermediate-and-root", "the trust store holds the intermediate as well as the root", nil) {
                 $0.anchors = .intermediateAndRoot
             },
             AttestationCase("anchors::intermediate-only", "the trust store holds only the intermediate", nil) { $0.anchors = .intermediateOnly },
         ]
-        // spec/app-attest.md (Receipt): the embedded receipt is verified and reported, not part of the nine steps.
+        // docs/models/app-attest.md (Receipt): the embedded receipt is verified and reported, not part of the nine steps.
         let receiptReports: [(String, String, AppAttestError.Code, (inout AttestationSpec) -> Void)] = [
             ("type-receipt", "the embedded receipt is of type RECEIPT", .receiptTypeMismatch, { $0.receipt = { $0.kind = "RECEIPT" } }),
             ("other-app", "the embedded receipt names another App ID", .receiptAppIdMismatch, {

@@ -11,8 +11,8 @@ import TrustSuiteSupport
 /// of the baseline; the object is then assembled consistently (the nonce
 /// covers the mutated authenticator data unless the mutation targets it).
 struct AttestationSpec {
-    enum Chain { case standard, leafOnly, empty, withRoot, reversed, attacker, corruptLeaf, intermediateWithoutKeyCertSign }
-    enum Anchors { case testRoot, appleDefault, attackerRoot, intermediateAndRoot, intermediateOnly }
+    enum Chain { case standard, leafOnly, empty, withRoot, reversed, attacker, corruptLeaf, intermediateWithoutKeyCertSign, hostStore }
+    enum Anchors { case testRoot, appleDefault, attackerRoot, intermediateAndRoot, intermediateOnly, hostStoreRoot }
 
     var environment: AppAttestEnvironment = .production
     var appId = AppAttestVectors.appId
@@ -36,7 +36,10 @@ struct AttestationSpec {
     var nonceClientDataHash: [UInt8]? = nil
     /// The nonce extension's value from the nonce; nil leaves the extension out.
     var nonceExtension: (([UInt8]) -> [UInt8])? = { NonceShapes.standard($0) }
-    /// Further extensions of the credential certificate, after the nonce.
+    /// Changes the credential certificate's extensions, Apple's in Apple's
+    /// order (``AppleCertificateShapes/credentialExtensions(nonce:appId:)``).
+    var editLeafExtensions: (([Certificate.Extension]) -> [Certificate.Extension])? = nil
+    /// Further extensions of the credential certificate, after Apple's.
     var extraExtensions: [Certificate.Extension] = []
     var leafNotBefore: Date
     var leafNotAfter: Date
@@ -57,7 +60,7 @@ struct AttestationSpec {
     var requireReceipt = false
     /// What the receipt check reports on a valid attestation.
     var receiptStatus = "verified"
-    /// Launch-policy inputs (spec/vectors.md names), merged into the vector input.
+    /// Launch-policy inputs (docs/vectors.md names), merged into the vector input.
     var launchPolicy: [String: JSONValue] = [:]
 }
 
@@ -94,12 +97,14 @@ struct AppAttestVectors {
     let attestation: AttestationPKI
     let receipts: ReceiptPKI
     let credentialKey: P256.Signing.PrivateKey
+    let hostStore: HostStoreCA
 
     init(pki: GeneratorPKI) throws {
         self.pki = pki
         attestation = try AttestationPKI(pki)
         receipts = try ReceiptPKI(pki)
         credentialKey = pki.p256("credential")
+        hostStore = try HostStoreCA(pki)
     }
 
     var keyId: [UInt8] { Array(SHA256.hash(data: credentialKey.publicKey.x963Representation)) }
@@ -109,7 +114,7 @@ struct AppAttestVectors {
             subject: "credential", key: key.publicKey, issuer: AttestationPKI.intermediateName,
             issuerKey: attestation.intermediateKey, serial: 100, notBefore: pki.now.addingTimeInterval(-86_400),
             notAfter: pki.now.addingTimeInterval(2 * 86_400),
-            extra: [Certificate.Extension(oid: NonceExtension.oid, critical: false, value: [0x30, 0x00])]))
+            extensions: try AppleCertificateShapes.credentialExtensions(nonce: [0x30, 0x00], appId: appId)))
     }
 
     func baseline() -> AttestationSpec {
@@ -168,15 +173,15 @@ struct AppAttestVectors {
         hasher.update(data: data)
         hasher.update(data: spec.nonceClientDataHash ?? spec.clientDataHash)
         let nonce = Array(hasher.finalize())
-        var extra: [Certificate.Extension] = []
-        if let shape = spec.nonceExtension {
-            extra.append(Certificate.Extension(oid: NonceExtension.oid, critical: false, value: shape(nonce)[...]))
-        }
-        extra += spec.extraExtensions
-        let issuerKey = spec.chain == .attacker ? attestation.attackerIntermediateKey : attestation.intermediateKey
+        var extensions = try AppleCertificateShapes.credentialExtensions(nonce: spec.nonceExtension.map { $0(nonce) }, appId: Self.appId)
+        if let edit = spec.editLeafExtensions { extensions = edit(extensions) }
+        extensions += spec.extraExtensions
+        let issuerKey = spec.chain == .attacker ? attestation.attackerIntermediateKey
+            : spec.chain == .hostStore ? hostStore.intermediateKey : attestation.intermediateKey
         let leaf = try GeneratorPKI.der(pki.leafCertificate(
-            subject: BinaryText.hex(keyId), key: credentialKey.publicKey, issuer: AttestationPKI.intermediateName,
-            issuerKey: issuerKey, serial: 100, notBefore: spec.leafNotBefore, notAfter: spec.leafNotAfter, extra: extra))
+            subject: BinaryText.hex(keyId), key: credentialKey.publicKey,
+            issuer: spec.chain == .hostStore ? HostStoreCA.intermediateName : AttestationPKI.intermediateName,
+            issuerKey: issuerKey, serial: 100, notBefore: spec.leafNotBefore, notAfter: spec.leafNotAfter, extensions: extensions))
         let x5c: [[UInt8]]
         switch spec.chain {
         case .standard: x5c = [leaf, attestation.intermediate]
@@ -187,6 +192,7 @@ struct AppAttestVectors {
         case .attacker: x5c = [leaf, attestation.attackerIntermediate]
         case .corruptLeaf: x5c = [Array(leaf.prefix(leaf.count / 2)), attestation.intermediate]
         case .intermediateWithoutKeyCertSign: x5c = [leaf, try weakIntermediate]
+        case .hostStore: x5c = [leaf, hostStore.intermediate]
         }
         let receipt = try embeddedReceipt(spec, leaf: leaf)
         let parts = AttestationParts(fmt: spec.fmt, x5c: x5c, receipt: receipt, authData: data)
@@ -206,6 +212,7 @@ struct AppAttestVectors {
         case .intermediateAndRoot:
             input["trustAnchorsPem"] = .array([.string(GeneratorPKI.pem(attestation.root)), .string(GeneratorPKI.pem(attestation.intermediate))])
         case .intermediateOnly: input["trustAnchorsPem"] = .array([.string(GeneratorPKI.pem(attestation.intermediate))])
+        case .hostStoreRoot: input["trustAnchorsPem"] = .array([.string(GeneratorPKI.pem(hostStore.root))])
         case .appleDefault: break
         }
         if spec.receiptAnchorsGiven { input["receiptTrustAnchorsPem"] = .array([.string(GeneratorPKI.pem(receipts.root))]) }
@@ -227,8 +234,11 @@ extension AppAttestVectors {
                       "receiptStatus": .string(spec.receiptStatus)]
             if let extensions = spec.extensions { output?["extensions"] = .string(extensions.diagnostic) }
         }
-        file.add(id: "attestation-\(c.id)", comment: c.comment, flags: c.flags, input: input, error: c.error, output: output,
-                 acceptable: c.flags.contains("ValidityBoundary"))
+        // An acceptable case keeps the reference's reading in its comment
+        // and outputs only when the reference accepts it.
+        let acceptable = !FlagNotes.acceptableFlags.isDisjoint(with: c.flags)
+        file.add(id: "attestation-\(c.id)", comment: c.comment, flags: c.flags, input: input, error: acceptable ? nil : c.error, output: output,
+                 acceptable: acceptable)
     }
 
     /// Builds `c` on the assertion baseline and adds it to `file` with its expected outputs.
@@ -241,6 +251,65 @@ extension AppAttestVectors {
             output = ["counter": .int(Int64(spec.counter))]
             if let extensions = spec.extensions { output?["extensions"] = .string(extensions.diagnostic) }
         }
-        file.add(id: "assertion-\(c.id)", comment: c.comment, flags: c.flags, input: input, error: c.error, output: output)
+        let acceptable = !FlagNotes.acceptableFlags.isDisjoint(with: c.flags)
+        file.add(id: "assertion-\(c.id)", comment: c.comment, flags: c.flags, input: input, error: acceptable ? nil : c.error, output: output,
+                 acceptable: acceptable)
+    }
+}
+
+/// An attestation CA that only the host-trust-store group uses ("TrustSuite
+/// Test Host Store Root CA" and its intermediate, keys from the seed): no
+/// other vector names its root, so the root reaches a hostile trust store
+/// only through that group's anchored vectors, and a verifier accepts the
+/// group's refused vectors only by consulting the host's store.
+struct HostStoreCA {
+    static let rootName = "TrustSuite Test Host Store Root CA"
+    static let intermediateName = "TrustSuite Test Host Store CA 1"
+
+    let root: [UInt8]
+    let intermediate: [UInt8]
+    let intermediateKey: P384.Signing.PrivateKey
+
+    init(_ pki: GeneratorPKI) throws {
+        let rootKey = pki.p384("host-store-root")
+        intermediateKey = pki.p384("host-store-intermediate")
+        root = try GeneratorPKI.der(pki.caCertificate(subject: Self.rootName, key: rootKey, issuer: Self.rootName, issuerKey: rootKey, serial: 31))
+        intermediate = try GeneratorPKI.der(pki.caCertificate(subject: Self.intermediateName, key: intermediateKey, issuer: Self.rootName,
+                                                               issuerKey: rootKey, serial: 32))
+    }
+}
+
+extension AppAttestVectors {
+    /// The group the hostile-trust-store check stands on (docs/vectors.md,
+    /// The host's trust store): for each baseline, its object under the
+    /// host-store CA anchored at that CA's root (valid: it carries the root
+    /// into a hostile trust store built from the run's vectors), the same
+    /// object without anchors (Apple's roots apply) and with the suite's
+    /// other test root as the only anchor — both `certificateChainInvalid`,
+    /// accepted only by a verifier that falls back to the host's store.
+    func addHostTrustStoreGroup(to file: inout VectorFileBuilder) throws {
+        let flag = FlagNotes.hostTrustStore
+        file.group("The host's trust store: a CA no other vector names, anchored once (so a hostile trust store holds its root), "
+                   + "then offered without anchors and under another anchor: only a verifier consulting the host's store accepts those")
+        for environment in AppAttestEnvironment.allCases.reversed() {
+            var spec = baseline()
+            spec.environment = environment
+            spec.chain = .hostStore
+            spec.anchors = .hostStoreRoot
+            let (input, publicKey, receipt) = try build(spec)
+            let name = environment.rawValue
+            file.add(id: "attestation-host-store::\(name)", comment: "\(name) baseline issued by the host-store CA, anchored at its root",
+                     flags: [flag], input: input,
+                     output: ["publicKey": .b64(publicKey), "counter": .int(0), "receipt": .b64(receipt), "receiptStatus": .string(spec.receiptStatus)])
+            file.add(id: "attestation-anchors-removed-host-store::\(name)",
+                     comment: "the same object without trustAnchorsPem and receiptTrustAnchorsPem: Apple's roots apply",
+                     flags: [flag, VectorFileBuilder.anchorsRemoved],
+                     input: input.filter { !["trustAnchorsPem", "receiptTrustAnchorsPem"].contains($0.key) }, error: .certificateChainInvalid)
+            var other = input
+            other["trustAnchorsPem"] = .array([.string(GeneratorPKI.pem(attestation.root))])
+            file.add(id: "attestation-host-store::\(name)-other-anchor",
+                     comment: "the same object with the suite's main test root as the only anchor (a verifier that adds its anchors to the host's store accepts it)",
+                     flags: [flag], input: other, error: .certificateChainInvalid)
+        }
     }
 }

@@ -2,7 +2,7 @@ import ConformanceKit
 import Foundation
 import TrustSuiteSupport
 
-/// Hand-written DeviceCheck traces from spec/app-attest.md: each step and the
+/// Hand-written DeviceCheck traces from docs/models/app-attest.md: each step and the
 /// answer Apple's server gives, written down here (not computed by the model).
 enum DeviceCheckCatalog {
     static let token = Data("device-token-A".utf8).base64EncodedString()

@@ -10,7 +10,7 @@ package enum HostileReceipts {
     /// A receipt whose signer sits under `count` certificate authorities
     /// that all sign each other (every ordered pair issued, one of them also
     /// by the root), with the test root it should chain to and the
-    /// validation time. Without the bounds of spec/app-attest.md, path
+    /// validation time. Without the bounds of docs/models/app-attest.md, path
     /// building over such a set is exponential in `count`.
     /// - Parameter dropRoot: leave the root's own certificate out of the
     ///   CMS set (a smaller set with the same paths).
@@ -33,17 +33,18 @@ package enum HostileReceipts {
         let pki = GeneratorPKI(seed: seed, now: AppAttestGenerator.defaultNow)
         let rootKeys = (0..<2).map { pki.p384("same-name-root-\($0)") }
         let anchors = try rootKeys.enumerated().map { index, key in
-            try pki.caCertificate(subject: ReceiptPKI.rootName, key: key, issuer: ReceiptPKI.rootName, issuerKey: key, serial: 200 + index)
+            try pki.caCertificate(subject: ReceiptPKI.rootName, key: key, issuer: ReceiptPKI.rootName, issuerKey: key, serial: 200 + index,
+                                  chain: .receipt)
         }
         let intermediateKeys = (0..<3).map { pki.p384("same-name-ca-\($0)") }
         let intermediates = try intermediateKeys.enumerated().map { index, key in
             try pki.caCertificate(subject: ReceiptPKI.intermediateName, key: key, issuer: ReceiptPKI.rootName,
-                                  issuerKey: rootKeys[0], serial: 210 + index)
+                                  issuerKey: rootKeys[0], serial: 210 + index, chain: .receipt)
         }
-        let signer = try pki.leafCertificate(
+        let signer = try pki.receiptSignerCertificate(
             subject: ReceiptPKI.signerName, key: pki.p256("same-name-signer").publicKey, issuer: ReceiptPKI.intermediateName,
             issuerKey: intermediateKeys[0], serial: 220, notBefore: pki.now.addingTimeInterval(-86_400),
-            notAfter: pki.now.addingTimeInterval(86_400), extra: [ReceiptPKI.marker])
+            notAfter: pki.now.addingTimeInterval(86_400))
         return (signer, intermediates, anchors)
     }
 }

@@ -4,7 +4,7 @@ import StrictCBOR
 import TrustSuiteSupport
 import TestPKI
 
-/// One launch-policy case (spec/app-attest.md, Amendments (round 3), Launch
+/// One launch-policy case (docs/models/app-attest.md, Launch
 /// policy), built in both families: the same launch data after the COSE key
 /// of an attestation and after the header of an assertion, under the same
 /// policy inputs, with the same expected verdict.
@@ -22,12 +22,21 @@ struct LaunchCase {
     let id: String
     let comment: String
     let trailing: Trailing
-    /// The policy inputs (spec/vectors.md names); empty: no policy.
+    /// The policy inputs (docs/vectors.md names); empty: no policy.
     let policy: [String: JSONValue]
     let error: AppAttestError.Code?
+    /// Flags besides the policy's (``FlagNotes``).
+    var extraFlags: [String] = []
+    /// The area of the vector ids: `launch-policy` (iOS 27), `macos` (macOS 27).
+    var area = "launch-policy"
 
-    /// `LaunchPolicy` when the input sets a policy.
-    var flags: [String] { policy.isEmpty ? [] : [LaunchPolicyFields.flag] }
+    /// `LaunchPolicy` when the input sets a policy, `CodeDirectoryHashPolicy`
+    /// when it sets an allowlist, then the extra flags.
+    var flags: [String] {
+        var flags: [String] = policy.isEmpty ? [] : [LaunchPolicyFields.flag]
+        if policy[LaunchPolicyFields.allowedCodeDirectoryHashes] != nil { flags.append(LaunchPolicyFields.codeDirectoryHashFlag) }
+        return flags + extraFlags
+    }
 
     /// Puts the trailing data and the policy into a spec of either family.
     func apply<Spec: TrailingMapSpec>(_ spec: inout Spec) {
@@ -39,18 +48,20 @@ struct LaunchCase {
         spec.launchPolicy = policy
     }
 
-    var attestationCase: AttestationCase { MutationCase("launch-policy::\(id)", comment, error, flags: flags, apply) }
-    var assertionCase: AssertionCase { MutationCase("launch-policy::\(id)", comment, error, flags: flags, apply) }
+    var attestationCase: AttestationCase { MutationCase("\(area)::\(id)", comment, error, flags: flags, apply) }
+    var assertionCase: AssertionCase { MutationCase("\(area)::\(id)", comment, error, flags: flags, apply) }
 }
 
 /// The launch-policy cases, shared by attestation and assertion.
 enum LaunchPolicyCatalog {
     /// Policy inputs as the vectors write them.
-    static func policy(categories: [UInt32]? = nil, minimum: String? = nil, rule: LaunchPolicy.MissingLaunchData? = nil) -> [String: JSONValue] {
+    static func policy(categories: [UInt32]? = nil, minimum: String? = nil, rule: LaunchPolicy.MissingLaunchData? = nil,
+                       hashes: [[UInt8]]? = nil) -> [String: JSONValue] {
         var input: [String: JSONValue] = [:]
         if let categories { input[LaunchPolicyFields.allowedValidationCategories] = .array(categories.map { .int(Int64($0)) }) }
         if let minimum { input[LaunchPolicyFields.minimumBundleVersion] = .string(minimum) }
         if let rule { input[LaunchPolicyFields.missingLaunchData] = .string(rule.rawValue) }
+        if let hashes { input[LaunchPolicyFields.allowedCodeDirectoryHashes] = .array(hashes.map { .string(BinaryText.hex($0)) }) }
         return input
     }
 
@@ -184,9 +195,15 @@ enum LaunchPolicyCatalog {
             ("duplicate-version", "the bundle version key twice (\"1\", then \"9\")", .raw(duplicateKeyMap(LaunchData.bundleVersionKey, .text("1"), .text("9")))),
         ]
         for (name, comment, trailing) in malformed {
-            list.append(LaunchCase(id: "malformed::\(name)", comment: "\(comment), no policy", trailing: trailing, policy: [:], error: .malformedAuthenticatorData))
-            list.append(LaunchCase(id: "malformed::\(name)-with-policy", comment: "\(comment), under a policy", trailing: trailing,
-                                   policy: policy(categories: [1], minimum: "1", rule: .allow), error: .malformedAuthenticatorData))
+            // The integer category is acceptable (docs/models/app-attest.md,
+            // The category's encoding): the reference still refuses it.
+            let integer = name == "category-integer"
+            let reading = integer ? ": the reference reads only the 4-byte string and refuses it (malformedAuthenticatorData); either verdict conforms" : ""
+            let extra = integer ? [FlagNotes.categoryAsInteger] : []
+            list.append(LaunchCase(id: "malformed::\(name)", comment: "\(comment), no policy\(reading)", trailing: trailing, policy: [:],
+                                   error: .malformedAuthenticatorData, extraFlags: extra))
+            list.append(LaunchCase(id: "malformed::\(name)-with-policy", comment: "\(comment), under a policy\(reading)", trailing: trailing,
+                                   policy: policy(categories: [1], minimum: "1", rule: .allow), error: .malformedAuthenticatorData, extraFlags: extra))
         }
         return list
     }

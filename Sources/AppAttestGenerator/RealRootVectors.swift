@@ -6,7 +6,7 @@ import SwiftASN1
 import TrustSuiteSupport
 import X509
 
-/// `trustsuite generate real-app-attest` (spec/vectors.md, "App Attest
+/// `trustsuite generate real-app-attest` (docs/vectors.md, "App Attest
 /// vectors any verifier can run (round 3)"): one vector file per App Attest
 /// family from every real-device datum of the external folder, anchored at
 /// Apple's real roots (no `trustAnchorsPem`), each valid at its own
@@ -15,7 +15,7 @@ import X509
 /// another clientDataHash or challenge, a validation time one second
 /// outside each validity window, a previous counter equal to or above the
 /// assertion's, another sample's public key. Expected verdicts follow from
-/// the mutation (spec/app-attest.md), never from running a verifier; the
+/// the mutation (docs/models/app-attest.md), never from running a verifier; the
 /// certificates are only read for their validity windows.
 public enum RealRootVectors {
     /// The files written, in order.

@@ -96,7 +96,7 @@ extension AppAttestVectors {
             make("chain::signer-not-yet-valid", "validation time one second before the signer's notBefore", .receiptChainInvalid, flags: ["NotYetValid", "ClockTolerance"]) {
                 $0.validationTime = self.receipts.signerNotBefore.addingTimeInterval(-1)
             },
-            // spec/app-attest.md (Receipt): the signer is pinned, not just chained.
+            // docs/models/app-attest.md (Receipt): the signer is pinned, not just chained.
             make("signer::unmarked-leaf", "signed by a leaf of the right intermediate without the receipt-signing marker (a developer certificate)",
                  .receiptSignerInvalid, flags: [T]) { $0.spec.signer = .unmarked },
             make("signer::intermediate-key", "signed by the intermediate's own key and certificate", .receiptSignerInvalid, flags: [T]) {
@@ -120,7 +120,7 @@ extension AppAttestVectors {
                 $0.spec.signer = .sameNameCA
                 $0.anchorsPem = [GeneratorPKI.pem(self.receipts.root), GeneratorPKI.pem(self.receipts.intermediate)]
             },
-            // spec/app-attest.md (Receipt, round 3): certificates are bounded before any path is built.
+            // docs/models/app-attest.md (Receipt, round 3): certificates are bounded before any path is built.
             make("bounds::cross-signed-4", "four CAs that all sign each other (13 CA certificates): more than 4 certificates in the CMS set",
                  .malformedReceipt, flags: [T, "LimitPolicy"]) { $0.spec.signer = .crossSigned(count: 4) },
             make("bounds::five-certificates", "the standard chain plus two more copies of the intermediate: 5 certificates",
@@ -130,7 +130,7 @@ extension AppAttestVectors {
             },
             make("chain::ca-without-key-cert-sign", "marked signer issued by an intermediate whose key usage lacks keyCertSign (RFC 5280 4.2.1.3)",
                  .receiptChainInvalid, flags: [T]) { $0.spec.signer = .caWithoutKeyCertSign },
-            // spec/app-attest.md (Receipt): time is checked on both sides; signed attributes name id-data.
+            // docs/models/app-attest.md (Receipt): time is checked on both sides; signed attributes name id-data.
             make("time::created-after-validation", "creation time (12) an hour after the validation time", .receiptNotYetValid, flags: [T]) {
                 $0.spec.creation = now.addingTimeInterval(3600)
             },

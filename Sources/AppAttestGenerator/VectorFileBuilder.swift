@@ -51,19 +51,21 @@ struct VectorFileBuilder {
 
     /// A group holding a copy of every test so far that is not invalid and
     /// names its anchors, without them (Apple's roots apply), refused with
-    /// `code` (spec/vectors.md, "App Attest vectors any verifier can run
+    /// `code` (docs/vectors.md, "App Attest vectors any verifier can run
     /// (round 3)": the test anchor removed). Ids gain `-anchors-removed`
     /// after the family prefix.
     mutating func addAnchorsRemoved(code: AppAttestError.Code, prefix: String) {
         let anchorFields = ["trustAnchorsPem", "receiptTrustAnchorsPem"]
-        let sources = groups.flatMap(\.tests).filter {
-            $0["result"]?.stringValue != "invalid" && $0["input"]?.objectValue?.keys.contains { anchorFields.contains($0) } == true
+        let sources = groups.flatMap(\.tests).filter { test in
+            let flags = (test["flags"]?.arrayValue ?? []).compactMap(\.stringValue)
+            return test["result"]?.stringValue != "invalid" && test["input"]?.objectValue?.keys.contains { anchorFields.contains($0) } == true
+                && FlagNotes.refusedBeforeTheChain.isDisjoint(with: flags) && !flags.contains(FlagNotes.hostTrustStore)
         }
         group("The test anchors removed: each test above that is not invalid, without trustAnchorsPem and receiptTrustAnchorsPem, "
               + "so Apple's roots apply and the suite's test chain must be refused")
         for test in sources {
             guard let id = test["id"]?.stringValue, let input = test["input"]?.objectValue, id.hasPrefix(prefix + "-") else { continue }
-            let flags = (test["flags"]?.arrayValue ?? []).compactMap(\.stringValue).filter { $0 != "ValidityBoundary" }
+            let flags = (test["flags"]?.arrayValue ?? []).compactMap(\.stringValue).filter { !FlagNotes.acceptableFlags.contains($0) }
             add(id: prefix + "-anchors-removed" + id.dropFirst(prefix.count),
                 comment: "without its test anchors: \(test["comment"]?.stringValue ?? "")",
                 flags: flags + [Self.anchorsRemoved], input: input.filter { !anchorFields.contains($0.key) }, error: code)

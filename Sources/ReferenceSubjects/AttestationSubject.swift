@@ -34,9 +34,9 @@ package enum AppAttestSubject {
         SubjectAnswer(.invalid, error: error.code.rawValue)
     }
 
-    /// The launch policy a vector input sets (spec/app-attest.md, Amendments
-    /// (round 3)), nil when it sets none; the version's syntax is the
-    /// reference's to judge.
+    /// The launch policy a vector input sets (docs/models/app-attest.md, Launch
+    /// policy and macOS 27), nil when it sets none; the version's syntax and
+    /// the allowlist entries' sizes are the reference's to judge.
     static func launchPolicy(_ input: some LaunchPolicyInput) throws -> LaunchPolicy? {
         guard input.setsLaunchPolicy else { return nil }
         var policy = LaunchPolicy()
@@ -48,6 +48,12 @@ package enum AppAttestSubject {
             policy.minimumBundleVersion = version
         }
         if let rule = input.missingLaunchData { policy.missingLaunchData = try model(rule) }
+        if let hashes = input.allowedCodeDirectoryHashes {
+            for entry in hashes where !LaunchPolicy.isCodeDirectoryHashEntry(entry.bytes) {
+                throw ReferenceInputError("allowedCodeDirectoryHashes entries must be 32 or 20 bytes, found \(entry.bytes.count)")
+            }
+            policy.allowedCodeDirectoryHashes = hashes.map(\.bytes)
+        }
         return policy
     }
 

@@ -10,22 +10,44 @@ package enum TestIdentity {
     package static let clientDataHash = Array(SHA256.hash(data: challenge))
 }
 
-/// The launch-data map iOS 27 devices append (spec/app-attest.md,
-/// Amendments (round 3)).
+/// The launch-data map iOS 27 and macOS 27 devices append
+/// (docs/models/app-attest.md, Launch policy and macOS 27).
 package enum AppleExtensions {
     /// The map of Apple's 2026 sample: bundle version "1", category 1.
     package static let map = launchMap(category: category(1), bundleVersion: .text("1"))
 
+    /// The category of Mac apps outside the App Store (Developer ID).
+    package static let macCategory: UInt32 = 6
+    /// The code-directory hash type the devices seen write (SHA-256).
+    package static let sha256HashType: UInt8 = 2
+
     /// The category as devices write it: 4 bytes, little-endian.
     package static func category(_ value: UInt32) -> CBORValue { .bytes(withUnsafeBytes(of: value.littleEndian, Array.init)) }
 
+    /// The stand-in code-directory hash of an app: SHA-256 of its App ID
+    /// (a real one hashes the app's code directory; a test needs one that
+    /// is stable per app and that a server can allowlist).
+    package static func codeDirectoryHash(appId: String) -> [UInt8] { Array(SHA256.hash(data: Array(appId.utf8))) }
+
     /// A launch map holding the given values (any CBOR, to make malformed
     /// ones) under the `apple_*` keys, plus `others`; keys left nil are absent.
-    package static func launchMap(category: CBORValue?, bundleVersion: CBORValue?, others: [(CBORValue, CBORValue)] = []) -> CBORValue {
+    package static func launchMap(category: CBORValue?, bundleVersion: CBORValue?, others: [(CBORValue, CBORValue)] = [],
+                                  hashType: CBORValue? = nil, hash: CBORValue? = nil) -> CBORValue {
         var entries = others
         if let bundleVersion { entries.append((.text(LaunchData.bundleVersionKey), bundleVersion)) }
         if let category { entries.append((.text(LaunchData.validationCategoryKey), category)) }
+        if let hashType { entries.append((.text(LaunchData.codeDirectoryHashTypeKey), hashType)) }
+        if let hash { entries.append((.text(LaunchData.codeDirectoryHashKey), hash)) }
         return .map(entries)
+    }
+
+    /// The map of a Mac app (macOS 27): category (default 6), bundle
+    /// version, and, when `hash` is given, hash type `hashType` (a 1-byte
+    /// string) and the hash.
+    package static func macMap(category: UInt32 = macCategory, bundleVersion: String = "1", hashType: UInt8 = sha256HashType,
+                               hash: [UInt8]?) -> CBORValue {
+        launchMap(category: self.category(category), bundleVersion: .text(bundleVersion),
+                  hashType: hash == nil ? nil : .bytes([hashType]), hash: hash.map(CBORValue.bytes))
     }
 }
 
@@ -67,7 +89,7 @@ package enum NonceShapes {
 }
 
 /// A digest made of given bytes, to sign a nonce as if it were already
-/// hashed (the classic ES256 mistake: spec/app-attest.md, Assertion step 3).
+/// hashed (the classic ES256 mistake: docs/models/app-attest.md, Assertion step 3).
 package struct RawDigest: Digest {
     package static var byteCount: Int { 32 }
     package let bytes: [UInt8]

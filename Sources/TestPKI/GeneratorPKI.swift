@@ -70,38 +70,66 @@ package struct GeneratorPKI {
         return lines.joined(separator: "\n")
     }
 
-    /// A CA certificate (P-384) valid from 2020 to 2045.
+    /// A CA certificate (P-384) valid from 2020 to 2045, with the
+    /// extensions of Apple's CA of the same place in `chain`
+    /// (``AppleCertificateShapes``): a root's when self-issued, else an
+    /// intermediate's.
     package func caCertificate(
         subject: String, key: P384.Signing.PrivateKey, issuer: String, issuerKey: P384.Signing.PrivateKey,
-        serial: Int, notBefore: Date? = nil, notAfter: Date? = nil, keyUsage: KeyUsage = KeyUsage(keyCertSign: true, cRLSign: true)
+        serial: Int, notBefore: Date? = nil, notAfter: Date? = nil, keyUsage: KeyUsage = AppleCertificateShapes.caKeyUsage,
+        chain: AppleCertificateShapes.Chain = .attestation
     ) throws -> Certificate {
-        try Certificate(
+        let list = try AppleCertificateShapes.caExtensions(chain: chain, key: .init(key.publicKey), issuerKey: .init(issuerKey.publicKey),
+                                                           keyUsage: keyUsage)
+        return try Certificate(
             version: .v3, serialNumber: .init(serial), publicKey: .init(key.publicKey),
             notValidBefore: notBefore ?? Date(timeIntervalSince1970: 1_584_556_800),
             notValidAfter: notAfter ?? Date(timeIntervalSince1970: 2_373_235_200),
             issuer: try Self.name(issuer), subject: try Self.name(subject), signatureAlgorithm: .ecdsaWithSHA384,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
-                Critical(keyUsage)
-            },
-            issuerPrivateKey: .init(issuerKey))
+            extensions: try Self.extensions(list), issuerPrivateKey: .init(issuerKey))
     }
 
-    /// An end-entity certificate with a P-256 key and optional raw extensions.
+    /// An end-entity certificate with a P-256 key, basic constraints and key
+    /// usage (both critical), and optional raw extensions after them.
     package func leafCertificate(
         subject: String, key: P256.Signing.PublicKey, issuer: String, issuerKey: P384.Signing.PrivateKey,
         serial: Int, notBefore: Date, notAfter: Date, extra: [Certificate.Extension],
         keyUsage: KeyUsage = KeyUsage(digitalSignature: true)
     ) throws -> Certificate {
-        var extensions = try Certificate.Extensions {
-            Critical(BasicConstraints.notCertificateAuthority)
-            Critical(keyUsage)
-        }
-        for item in extra { try extensions.append(item) }
-        return try Certificate(
+        let list = [try Certificate.Extension(BasicConstraints.notCertificateAuthority, critical: true),
+                    try Certificate.Extension(keyUsage, critical: true)] + extra
+        return try leafCertificate(subject: subject, key: key, issuer: issuer, issuerKey: issuerKey, serial: serial,
+                                   notBefore: notBefore, notAfter: notAfter, extensions: list)
+    }
+
+    /// An end-entity certificate with a P-256 key and exactly `extensions`, in order.
+    package func leafCertificate(
+        subject: String, key: P256.Signing.PublicKey, issuer: String, issuerKey: P384.Signing.PrivateKey,
+        serial: Int, notBefore: Date, notAfter: Date, extensions: [Certificate.Extension]
+    ) throws -> Certificate {
+        try Certificate(
             version: .v3, serialNumber: .init(serial), publicKey: .init(key), notValidBefore: notBefore,
             notValidAfter: notAfter, issuer: try Self.name(issuer), subject: try Self.name(subject),
-            signatureAlgorithm: .ecdsaWithSHA256, extensions: extensions, issuerPrivateKey: .init(issuerKey))
+            signatureAlgorithm: .ecdsaWithSHA256, extensions: try Self.extensions(extensions), issuerPrivateKey: .init(issuerKey))
+    }
+
+    /// A receipt signer shaped as Apple's ("Application Attestation Fraud
+    /// Receipt Signing"): P-256, issued by a receipt CA, with the marker
+    /// unless `marker` is false (``AppleCertificateShapes/receiptSignerExtensions(key:issuerKey:keyUsage:marker:)``).
+    package func receiptSignerCertificate(
+        subject: String, key: P256.Signing.PublicKey, issuer: String, issuerKey: P384.Signing.PrivateKey,
+        serial: Int, notBefore: Date, notAfter: Date, keyUsage: KeyUsage = KeyUsage(digitalSignature: true), marker: Bool = true
+    ) throws -> Certificate {
+        let list = try AppleCertificateShapes.receiptSignerExtensions(key: .init(key), issuerKey: .init(issuerKey.publicKey),
+                                                                      keyUsage: keyUsage, marker: marker)
+        return try leafCertificate(subject: subject, key: key, issuer: issuer, issuerKey: issuerKey, serial: serial,
+                                   notBefore: notBefore, notAfter: notAfter, extensions: list)
+    }
+
+    static func extensions(_ list: [Certificate.Extension]) throws -> Certificate.Extensions {
+        var extensions = Certificate.Extensions()
+        for item in list { try extensions.append(item) }
+        return extensions
     }
 }
 
@@ -226,14 +254,14 @@ package struct ReceiptPKI {
         intermediateKey = pki.p384("receipt-intermediate")
         signerKey = pki.p256("receipt-signer")
         root = try GeneratorPKI.der(pki.caCertificate(subject: Self.rootName, key: rootKey, issuer: Self.rootName,
-                                                       issuerKey: rootKey, serial: 11))
+                                                       issuerKey: rootKey, serial: 11, chain: .receipt))
         intermediate = try GeneratorPKI.der(pki.caCertificate(subject: Self.intermediateName, key: intermediateKey,
-                                                               issuer: Self.rootName, issuerKey: rootKey, serial: 12))
+                                                               issuer: Self.rootName, issuerKey: rootKey, serial: 12, chain: .receipt))
         signerNotBefore = pki.now.addingTimeInterval(-180 * 86_400)
         signerNotAfter = pki.now.addingTimeInterval(365 * 86_400)
-        signerCertificate = try pki.leafCertificate(
+        signerCertificate = try pki.receiptSignerCertificate(
             subject: Self.signerName, key: signerKey.publicKey, issuer: Self.intermediateName, issuerKey: intermediateKey,
-            serial: 13, notBefore: signerNotBefore, notAfter: signerNotAfter, extra: [Self.marker])
+            serial: 13, notBefore: signerNotBefore, notAfter: signerNotAfter)
         signer = try GeneratorPKI.der(signerCertificate)
     }
 
@@ -263,9 +291,9 @@ package struct ReceiptPKI {
             return ReceiptSigner(key: .p256(signerKey), certificate: signerCertificate, certificates: [signer, intermediate, root])
         case .unmarked:
             let key = pki.p256("developer")
-            let certificate = try pki.leafCertificate(
+            let certificate = try pki.receiptSignerCertificate(
                 subject: Self.developerName, key: key.publicKey, issuer: Self.intermediateName, issuerKey: intermediateKey,
-                serial: 14, notBefore: signerNotBefore, notAfter: signerNotAfter, extra: [])
+                serial: 14, notBefore: signerNotBefore, notAfter: signerNotAfter, marker: false)
             return ReceiptSigner(key: .p256(key), certificate: certificate,
                                  certificates: [try GeneratorPKI.der(certificate), intermediate, root])
         case .intermediate:
@@ -275,20 +303,19 @@ package struct ReceiptPKI {
             return ReceiptSigner(key: .p384(rootKey), certificate: try Certificate(derEncoded: root), certificates: [root])
         case .wrongUsage:
             let key = pki.p256("wrong-usage-signer")
-            let certificate = try pki.leafCertificate(
+            let certificate = try pki.receiptSignerCertificate(
                 subject: Self.signerName, key: key.publicKey, issuer: Self.intermediateName, issuerKey: intermediateKey,
-                serial: 15, notBefore: signerNotBefore, notAfter: signerNotAfter, extra: [Self.marker],
-                keyUsage: KeyUsage(keyCertSign: true))
+                serial: 15, notBefore: signerNotBefore, notAfter: signerNotAfter, keyUsage: KeyUsage(keyCertSign: true))
             return ReceiptSigner(key: .p256(key), certificate: certificate,
                                  certificates: [try GeneratorPKI.der(certificate), intermediate, root])
         case .caWithoutKeyCertSign:
             let weakKey = pki.p384("weak-intermediate")
             let weak = try GeneratorPKI.der(pki.caCertificate(
                 subject: Self.weakIntermediateName, key: weakKey, issuer: Self.rootName, issuerKey: rootKey, serial: 16,
-                keyUsage: KeyUsage(digitalSignature: true, cRLSign: true)))
-            let certificate = try pki.leafCertificate(
+                keyUsage: KeyUsage(digitalSignature: true, cRLSign: true), chain: .receipt))
+            let certificate = try pki.receiptSignerCertificate(
                 subject: Self.signerName, key: signerKey.publicKey, issuer: Self.weakIntermediateName, issuerKey: weakKey,
-                serial: 17, notBefore: signerNotBefore, notAfter: signerNotAfter, extra: [Self.marker])
+                serial: 17, notBefore: signerNotBefore, notAfter: signerNotAfter)
             return ReceiptSigner(key: .p256(signerKey), certificate: certificate,
                                  certificates: [try GeneratorPKI.der(certificate), weak, root])
         case .siblingCA, .sameNameCA:
@@ -296,10 +323,10 @@ package struct ReceiptPKI {
             let name = sibling ? Self.siblingName : Self.intermediateName
             let caKey = pki.p384(sibling ? "sibling-intermediate" : "same-name-intermediate")
             let ca = try GeneratorPKI.der(pki.caCertificate(subject: name, key: caKey, issuer: Self.rootName, issuerKey: rootKey,
-                                                            serial: sibling ? 18 : 19))
-            let certificate = try pki.leafCertificate(
+                                                            serial: sibling ? 18 : 19, chain: .receipt))
+            let certificate = try pki.receiptSignerCertificate(
                 subject: Self.signerName, key: signerKey.publicKey, issuer: name, issuerKey: caKey,
-                serial: sibling ? 20 : 21, notBefore: signerNotBefore, notAfter: signerNotAfter, extra: [Self.marker])
+                serial: sibling ? 20 : 21, notBefore: signerNotBefore, notAfter: signerNotAfter)
             return ReceiptSigner(key: .p256(signerKey), certificate: certificate,
                                  certificates: [try GeneratorPKI.der(certificate), ca, root])
         case .crossSigned(let count):
@@ -313,15 +340,16 @@ package struct ReceiptPKI {
                 for issuer in issuers {
                     serial += 1
                     certificates.append(try GeneratorPKI.der(pki.caCertificate(
-                        subject: names[subject], key: keys[subject], issuer: names[issuer], issuerKey: keys[issuer], serial: serial)))
+                        subject: names[subject], key: keys[subject], issuer: names[issuer], issuerKey: keys[issuer], serial: serial,
+                        chain: .receipt)))
                 }
             }
             serial += 1
             certificates.append(try GeneratorPKI.der(pki.caCertificate(subject: names[0], key: keys[0], issuer: Self.rootName,
-                                                                       issuerKey: rootKey, serial: serial)))
-            let certificate = try pki.leafCertificate(
+                                                                       issuerKey: rootKey, serial: serial, chain: .receipt)))
+            let certificate = try pki.receiptSignerCertificate(
                 subject: Self.signerName, key: signerKey.publicKey, issuer: names[count - 1], issuerKey: keys[count - 1],
-                serial: serial + 1, notBefore: signerNotBefore, notAfter: signerNotAfter, extra: [Self.marker])
+                serial: serial + 1, notBefore: signerNotBefore, notAfter: signerNotAfter)
             return ReceiptSigner(key: .p256(signerKey), certificate: certificate,
                                  certificates: [try GeneratorPKI.der(certificate)] + certificates + [root])
         }

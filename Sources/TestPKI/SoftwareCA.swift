@@ -105,7 +105,7 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
         let leaf = try credentialCertificate(authData: authData, clientDataHash: request.nonceClientDataHash ?? request.clientDataHash,
                                              key: request.certificateKey ?? request.credentialKey.publicKey,
                                              notBefore: request.notBefore, notAfter: request.notAfter,
-                                             nonceExtension: request.nonceExtension, issuer: request.issuer)
+                                             nonceExtension: request.nonceExtension, issuer: request.issuer, appId: request.appId)
 
         var spec = ReceiptSpec(pki: pki)
         spec.appId = request.appId
@@ -122,10 +122,12 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
 
     /// A credential certificate for `key` whose nonce extension covers
     /// `authData` ‖ `clientDataHash` (written by `nonceExtension`), issued by
-    /// the test intermediate or by `issuer`'s.
+    /// the test intermediate or by `issuer`'s, with the extensions of
+    /// Apple's (``AppleCertificateShapes/credentialExtensions(nonce:appId:)``;
+    /// `appId` goes into 8.5).
     package func credentialCertificate(
         authData: [UInt8], clientDataHash: [UInt8], key: P256.Signing.PublicKey, notBefore: Date, notAfter: Date,
-        nonceExtension: ([UInt8]) -> [UInt8] = NonceShapes.standard, issuer: AttackerCA? = nil
+        nonceExtension: ([UInt8]) -> [UInt8] = NonceShapes.standard, issuer: AttackerCA? = nil, appId: String = TestIdentity.appId
     ) throws -> [UInt8] {
         var hasher = SHA256()
         hasher.update(data: authData)
@@ -137,7 +139,7 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
             issuer: AttestationPKI.intermediateName,
             issuerKey: issuer == nil ? pki.p384("attestation-intermediate") : AttackerCA.intermediateKey(pki),
             serial: Int(UInt32.random(in: 1...UInt32.max)), notBefore: notBefore, notAfter: notAfter,
-            extra: [Certificate.Extension(oid: NonceExtension.oid, critical: false, value: nonceExtension(nonce)[...])]))
+            extensions: try AppleCertificateShapes.credentialExtensions(nonce: nonceExtension(nonce), appId: appId)))
     }
 
     /// A DER ECDSA signature over `bytes` by the test attestation
@@ -170,12 +172,15 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
         CBOREncoder.canonical(.map([(.text("signature"), .bytes(signature)), (.text("authenticatorData"), .bytes(authenticatorData))]))
     }
 
-    /// A launch-data map holding the given category (4 bytes, little-endian)
-    /// and bundle version, each key present only when given; nil for neither
-    /// (a device before iOS 27 writes no map).
-    package static func launchMap(validationCategory: UInt32?, bundleVersion: String?) -> [UInt8]? {
-        guard validationCategory != nil || bundleVersion != nil else { return nil }
-        return CBOREncoder.canonical(AppleExtensions.launchMap(category: validationCategory.map(AppleExtensions.category),
-                                                               bundleVersion: bundleVersion.map(CBORValue.text)))
+    /// A launch-data map holding the given category (4 bytes, little-endian),
+    /// bundle version and, on a Mac, code-directory hash type (1 byte) and
+    /// hash, each key present only when given; nil for none (a device before
+    /// iOS 27 writes no map).
+    package static func launchMap(validationCategory: UInt32?, bundleVersion: String?, codeDirectoryHashType: UInt8? = nil,
+                                  codeDirectoryHash: [UInt8]? = nil) -> [UInt8]? {
+        guard validationCategory != nil || bundleVersion != nil || codeDirectoryHashType != nil || codeDirectoryHash != nil else { return nil }
+        return CBOREncoder.canonical(AppleExtensions.launchMap(
+            category: validationCategory.map(AppleExtensions.category), bundleVersion: bundleVersion.map(CBORValue.text),
+            hashType: codeDirectoryHashType.map { .bytes([$0]) }, hash: codeDirectoryHash.map(CBORValue.bytes)))
     }
 }

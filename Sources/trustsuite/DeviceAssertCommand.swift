@@ -12,7 +12,8 @@ struct DeviceAssertCommand: ParsableCommand {
             clientDataHash is SHA-256 of the file's bytes. The counter is advanced under a lock and \
             saved before the assertion is printed, so concurrent calls never share one. Prints the \
             assertion (base64) and the counter; with --json, {"assertion", "counter"}. The failure \
-            shapes (spec/probe.md, Checks) combine; --flags and the launch data give the iOS 27 shapes.
+            shapes (docs/probe.md, The checks) combine; --flags and the launch data give the iOS 27 shapes, \
+            --platform macos the macOS 27 one.
             """
     )
 
@@ -69,7 +70,8 @@ struct DeviceAssertCommand: ParsableCommand {
         let options = SoftwareDevice.AssertOptions(
             replayCounter: replayCounter, foreignKey: foreignKey, extensions: launch.extensions,
             validationCategory: launch.validationCategory, bundleVersion: launch.bundleVersion, counter: counter,
-            prehashedNonce: prehashedNonce, otherAppId: otherApp.otherAppId, flags: flags)
+            prehashedNonce: prehashedNonce, otherAppId: otherApp.otherAppId, flags: flags, platform: launch.platform,
+            codeDirectoryHash: launch.codeDirectoryHash, omitCodeDirectoryHash: launch.noCodeDirectoryHash)
         let made = try withDevice { try device.assert(keyId: keyIdBytes, clientData: data, options: options) }
         if json {
             print(JSONValue.object(["assertion": .base64(made.assertion), "counter": .int(Int64(made.counter))]).jsonText)

@@ -16,7 +16,7 @@ struct DeviceAttestCommand: ParsableCommand {
             one `name: value` per line; with \
             --json, {"keyId", "attestationObject", "clientDataHash", "publicKey"}. The challenge is \
             passed as clientDataHash as given (Apple's samples do this), or hashed with --hash-challenge. \
-            The failure shapes (spec/probe.md, Checks) each break one step of the server's \
+            The failure shapes (docs/probe.md, The checks) each break one step of the server's \
             verification and keep the rest consistent; they combine. With --swap-key-id the output \
             also has attestedKeyId, the key to assert with.
             """
@@ -75,14 +75,18 @@ struct DeviceAttestCommand: ParsableCommand {
             validationCategory: launch.validationCategory, bundleVersion: launch.bundleVersion, otherAppId: otherApp.otherAppId,
             attackerRoot: attackerRoot, swapKeyId: swapKeyId, certificateKeyMismatch: certificateKeyMismatch,
             credentialIdMismatch: credentialIdMismatch, nonceOverOtherChallenge: nonceOverOtherChallenge, nonceShape: nonceShape,
-            counter: counter)
+            counter: counter, platform: launch.platform, codeDirectoryHash: launch.codeDirectoryHash,
+            omitCodeDirectoryHash: launch.noCodeDirectoryHash)
         let made = try withDevice { try device.attest(clientDataHash: clientDataHash, options: options) }
+        // The hash a server allowlists, when the object carries one (macOS 27).
+        let hash = options.writtenCodeDirectoryHash(appId: otherApp.otherAppId ?? device.appId)
         if json {
             var fields: [String: JSONValue] = [
                 "keyId": .base64(made.keyId), "attestationObject": .base64(made.attestationObject),
                 "clientDataHash": .base64(made.clientDataHash), "publicKey": .base64(made.publicKey),
             ]
             if swapKeyId { fields["attestedKeyId"] = .base64(made.attestedKeyId) }
+            if let hash { fields["codeDirectoryHash"] = .string(BinaryText.hex(hash)) }
             print(JSONValue.object(fields).jsonText)
         } else {
             print("keyId: \(Data(made.keyId).base64EncodedString())")
@@ -90,6 +94,7 @@ struct DeviceAttestCommand: ParsableCommand {
             print("attestationObject: \(Data(made.attestationObject).base64EncodedString())")
             print("receipt: \(Data(made.receipt).base64EncodedString())")
             print("publicKey: \(Data(made.publicKey).base64EncodedString())")
+            if let hash { print("codeDirectoryHash: \(BinaryText.hex(hash))") }
         }
     }
 }
@@ -106,9 +111,9 @@ struct DeviceOtherAppOption: ParsableArguments {
     }
 }
 
-/// The launch data `attest` and `assert` write, as iOS 27 devices do
-/// (spec/app-attest.md, Amendments (round 3)). Without any of these the
-/// device writes no map, as devices before iOS 27.
+/// The launch data `attest` and `assert` write, as iOS 27 and macOS 27
+/// devices do (docs/models/app-attest.md, Launch policy and macOS 27).
+/// Without any of these the device writes no map, as devices before iOS 27.
 struct DeviceLaunchDataOptions: ParsableArguments {
     @Flag(name: .long, help: "Append the iOS 27 map of Apple's 2026 sample (category 1, bundle version \"1\"); the options below replace a value.")
     var extensions = false
@@ -118,4 +123,31 @@ struct DeviceLaunchDataOptions: ParsableArguments {
 
     @Option(name: .customLong("bundle-version"), help: ArgumentHelp("Write apple_bundle_version_01 with this text.", valueName: "text"))
     var bundleVersion: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "ios (default), or macos: the macOS 27 map — category 6 (Developer ID), bundle version \"1\", apple_cd_hash_type_01 2 (SHA-256) and apple_cd_hash_hash_01 (a stand-in hash of the App ID, printed as codeDirectoryHash by attest); the options around it replace a value.",
+        valueName: "platform"))
+    var platform: LaunchPlatform = .ios
+
+    @Option(name: .customLong("code-directory-hash"), help: ArgumentHelp(
+        "Write apple_cd_hash_hash_01 with this hash (hex, 32 bytes or the 20-byte truncated CDHash) and type 2, on either platform.",
+        valueName: "hex"), transform: DeviceLaunchDataOptions.parseCodeDirectoryHash)
+    var codeDirectoryHash: [UInt8]?
+
+    @Flag(name: .customLong("no-code-directory-hash"), help: "With --platform macos: leave the code-directory hash keys out (an app without the hash option).")
+    var noCodeDirectoryHash = false
+
+    static func parseCodeDirectoryHash(_ text: String) throws -> [UInt8] {
+        guard let bytes = BinaryText.hex(text), [32, 20].contains(bytes.count) else {
+            throw ValidationError("--code-directory-hash must be hex of 32 or 20 bytes (64 or 40 hex digits)")
+        }
+        return bytes
+    }
+
+    func validate() throws {
+        if noCodeDirectoryHash && platform != .macos { throw ValidationError("--no-code-directory-hash goes with --platform macos") }
+        if noCodeDirectoryHash && codeDirectoryHash != nil { throw ValidationError("give --code-directory-hash or --no-code-directory-hash, not both") }
+    }
 }
+
+extension LaunchPlatform: ExpressibleByArgument {}

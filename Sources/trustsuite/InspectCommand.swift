@@ -98,8 +98,26 @@ enum Explain {
         if let launch = data.launchData {
             let category = launch.validationCategory.map { "\($0) (\(LaunchData.validationCategoryName($0)), name informational)" } ?? "absent"
             lines.append("  launch data: validation category \(category), bundle version \(launch.bundleVersion.map { "\"\($0)\"" } ?? "absent")")
+            lines.append("  launch data shape: \(launchShape(launch))")
+            if launch.shape == .macOS {
+                let type = launch.codeDirectoryHashType.map { "\($0) (\(LaunchData.codeDirectoryHashTypeName($0)), name informational)" } ?? "absent"
+                let hash = launch.codeDirectoryHash.map { "\(BinaryText.hex($0)) (\($0.count) bytes\($0.count == 20 ? ", truncated CDHash" : ""))" } ?? "absent"
+                lines.append("  code-directory hash: type \(type), hash \(hash)")
+            }
         }
         return lines
+    }
+
+    /// The platform whose launch data this is (docs/models/app-attest.md,
+    /// macOS 27): the code-directory hash keys make the macOS shape; without
+    /// them the keys are iOS's, which a Mac without the hash option writes too.
+    static func launchShape(_ launch: LaunchData) -> String {
+        switch launch.shape {
+        case .macOS: return "macOS 27 (\(LaunchData.codeDirectoryHashTypeKey) / \(LaunchData.codeDirectoryHashKey) present)"
+        case .iOS:
+            let mac = launch.validationCategory == 6 ? "; category 6 (Developer ID) is a Mac app's, without the code-directory hash option" : ""
+            return "iOS 27 (no code-directory hash keys\(mac))"
+        }
     }
 
     static func attestation(_ object: AttestationObject) -> String {

@@ -47,14 +47,14 @@ struct Verdict {
 struct VerifyAttestationCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "attestation",
-        abstract: "Verify an attestation object (the 9 steps of spec/app-attest.md).",
+        abstract: "Verify an attestation object (the 9 steps of docs/models/app-attest.md).",
         discussion: """
             FILE holds the object in binary, base64 or base64url. Give --client-data-hash, or --challenge \
             (the raw bytes the app passed to attestKey, as in Apple's samples) with --hash-challenge \
             when the app passed SHA-256 of it. The embedded receipt is verified too and reported as \
             receiptStatus (verified, or the receipt's error code); --require-receipt makes a bad receipt \
-            fail the attestation with that code. --allow-category, --minimum-bundle-version and \
-            --missing-launch-data set a launch policy, applied after the nine steps.
+            fail the attestation with that code. --allow-category, --minimum-bundle-version, \
+            --allow-code-directory-hash and --missing-launch-data set a launch policy, applied after the nine steps.
             """
     )
 
@@ -117,7 +117,10 @@ struct VerifyAssertionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assertion",
         abstract: "Verify an assertion against the stored public key and counter.",
-        discussion: "--allow-category, --minimum-bundle-version and --missing-launch-data set a launch policy, applied after the assertion steps."
+        discussion: """
+            --allow-category, --minimum-bundle-version, --allow-code-directory-hash and --missing-launch-data set a \
+            launch policy, applied after the assertion steps.
+            """
     )
 
     @Argument(help: "The assertion (binary, base64 or base64url).") var file: String
@@ -187,7 +190,7 @@ struct VerifyReceiptCommand: AsyncParsableCommand {
 }
 
 /// `--clock-skew S`: how far a receipt's creation time may lie after the
-/// validation time (spec/app-attest.md, round 3).
+/// validation time (docs/models/app-attest.md, round 3).
 struct ClockSkewOption: ParsableArguments {
     @Option(name: .customLong("clock-skew"), help: ArgumentHelp(
         "Seconds a receipt's creation time may lie after --time (0…86400; default 60).", valueName: "S"))

@@ -1,6 +1,6 @@
 import TrustSuiteSupport
 
-/// `app-attest-assertion` (spec/vectors.md; spec/app-attest.md).
+/// `app-attest-assertion` (docs/vectors.md; docs/models/app-attest.md).
 public enum AssertionFamily: FamilyContract {
     public static var family: Family { .appAttestAssertion }
 
@@ -14,6 +14,8 @@ public enum AssertionFamily: FamilyContract {
         public var allowedValidationCategories: [UInt32]?
         public var minimumBundleVersion: String?
         public var missingLaunchData: MissingLaunchData?
+        /// Hex, 32 or 20 bytes each (macOS 27 launch data).
+        public var allowedCodeDirectoryHashes: [HexBytes]?
     }
 
     public struct Output: Decodable, Sendable {

@@ -1,6 +1,6 @@
 import TrustSuiteSupport
 
-/// `app-attest-attestation` (spec/vectors.md; spec/app-attest.md).
+/// `app-attest-attestation` (docs/vectors.md; docs/models/app-attest.md).
 public enum AttestationFamily: FamilyContract {
     public static var family: Family { .appAttestAttestation }
 
@@ -24,6 +24,8 @@ public enum AttestationFamily: FamilyContract {
         public var allowedValidationCategories: [UInt32]?
         public var minimumBundleVersion: String?
         public var missingLaunchData: MissingLaunchData?
+        /// Hex, 32 or 20 bytes each (macOS 27 launch data).
+        public var allowedCodeDirectoryHashes: [HexBytes]?
     }
 
     public struct Output: Decodable, Sendable {

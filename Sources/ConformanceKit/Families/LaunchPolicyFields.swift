@@ -5,21 +5,24 @@ import TrustSuiteSupport
 public enum MissingLaunchData: String, StrictVocabulary { case reject, allow }
 
 /// The launch-policy inputs of the attestation and assertion vectors
-/// (spec/app-attest.md, Amendments (round 3); spec/vectors.md):
+/// (docs/models/app-attest.md, Launch policy and macOS 27; docs/vectors.md):
 /// `allowedValidationCategories` (unsigned 32-bit integers),
 /// `minimumBundleVersion` (dot-separated decimals; the reference judges the
-/// syntax), `missingLaunchData`. Declared in each family's input, since a
-/// strict input has its fields in one place.
+/// syntax), `missingLaunchData`, `allowedCodeDirectoryHashes` (hex, 32 or
+/// 20 bytes each). Declared in each family's input, since a strict input
+/// has its fields in one place.
 public protocol LaunchPolicyInput {
     var allowedValidationCategories: [UInt32]? { get }
     var minimumBundleVersion: String? { get }
     var missingLaunchData: MissingLaunchData? { get }
+    var allowedCodeDirectoryHashes: [HexBytes]? { get }
 }
 
 extension LaunchPolicyInput {
     /// Whether the input sets any launch-policy field.
     public var setsLaunchPolicy: Bool {
         allowedValidationCategories != nil || minimumBundleVersion != nil || missingLaunchData != nil
+            || allowedCodeDirectoryHashes != nil
     }
 }
 
@@ -31,12 +34,30 @@ public enum LaunchPolicyFields {
     public static let allowedValidationCategories = "allowedValidationCategories"
     public static let minimumBundleVersion = "minimumBundleVersion"
     public static let missingLaunchData = "missingLaunchData"
+    public static let allowedCodeDirectoryHashes = "allowedCodeDirectoryHashes"
     /// The flag of every vector whose input sets a launch policy.
     public static let flag = "LaunchPolicy"
+    /// The flag of every vector whose input sets `allowedCodeDirectoryHashes`
+    /// (besides ``flag``): `--skip-flag CodeDirectoryHashPolicy` leaves out
+    /// the allowlist vectors for a policy without one.
+    public static let codeDirectoryHashFlag = "CodeDirectoryHashPolicy"
+    /// The sizes of an allowlist entry: a SHA-256 code-directory hash, or the 20-byte truncated CDHash.
+    public static let codeDirectoryHashLengths: Set<Int> = [32, 20]
 
-    /// The flag and the fields disagreeing, or nil (the types are the decoder's to check).
+    /// The flags and the fields disagreeing, or an allowlist entry of
+    /// another size, or nil (the types are the decoder's to check).
     static func problem(_ input: some LaunchPolicyInput, flags: [String]) -> String? {
-        guard input.setsLaunchPolicy != flags.contains(flag) else { return nil }
-        return input.setsLaunchPolicy ? "launch-policy input without the flag \(flag)" : "flag \(flag) without a launch-policy input"
+        if input.setsLaunchPolicy != flags.contains(flag) {
+            return input.setsLaunchPolicy ? "launch-policy input without the flag \(flag)" : "flag \(flag) without a launch-policy input"
+        }
+        let setsHashes = input.allowedCodeDirectoryHashes != nil
+        if setsHashes != flags.contains(codeDirectoryHashFlag) {
+            return setsHashes ? "\(allowedCodeDirectoryHashes) without the flag \(codeDirectoryHashFlag)"
+                : "flag \(codeDirectoryHashFlag) without \(allowedCodeDirectoryHashes)"
+        }
+        for (index, entry) in (input.allowedCodeDirectoryHashes ?? []).enumerated() where !codeDirectoryHashLengths.contains(entry.bytes.count) {
+            return "\(allowedCodeDirectoryHashes)[\(index)] has \(entry.bytes.count) bytes, not 32 or 20"
+        }
+        return nil
     }
 }
