@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
     --jobs) jobs="${2:?--jobs needs a number}"; shift 2 ;;
     --out) out="${2:?--out needs a folder}"; shift 2 ;;
     --no-build) build=0; shift ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     *) echo "ci.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done

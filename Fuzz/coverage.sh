@@ -19,6 +19,9 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 usage="usage: Fuzz/coverage.sh HARNESS [CORPUS_DIR…] | --all [--out FILE] [--no-build]"
+case "${1:-}" in
+  -h|--help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+esac
 all=0
 build=1
 table="$here/coverage.md"
@@ -31,6 +34,7 @@ if [ "${1:-}" = "--all" ]; then
     case "$1" in
       --out) table="${2:?--out needs a file}"; shift 2 ;;
       --no-build) build=0; shift ;;
+      -h|--help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
       *) echo "$usage" >&2; exit 2 ;;
     esac
   done

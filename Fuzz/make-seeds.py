@@ -18,7 +18,12 @@ import json
 import os
 import sys
 
-import cbor2
+# --help before cbor2 is imported: usage must print where cbor2 is missing.
+if __name__ == "__main__" and any(arg in ("-h", "--help") for arg in sys.argv[1:]):
+    print(__doc__.strip())
+    sys.exit(0)
+
+import cbor2  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "Fuzz", "Corpus")
@@ -243,6 +248,10 @@ def p256_triples():
 
 def main():
     only = set(sys.argv[1:])
+    unknown = sorted(name for name in only if not os.path.isdir(os.path.join(ROOT, "Fuzz", "Sources", name)))
+    if unknown:
+        print("make-seeds.py: no harness %s (folders of Fuzz/Sources; see --help)" % ", ".join(unknown), file=sys.stderr)
+        return 2
 
     def write(harness, seeds, limit=400):
         if not only or harness in only:

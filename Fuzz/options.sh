@@ -1,5 +1,11 @@
 # Shared by the fuzz scripts (run.sh, campaign.sh, coverage.sh,
 # oss-fuzz/build.sh), so they build and run a harness the same way.
+# It is sourced (`. Fuzz/options.sh`), not run: run on its own it prints
+# this and exits (0 with --help, 2 otherwise).
+if [ "${BASH_SOURCE[0]:-$0}" = "$0" ]; then
+  awk 'NR > 0 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"
+  case "${1:-}" in -h|--help) exit 0 ;; *) exit 2 ;; esac
+fi
 
 # SwiftPM keeps the build plan of a path dependency until a manifest
 # changes, so a new source file in FuzzTargets would be left out of a build

@@ -8,9 +8,16 @@
 # Commit a crash as Fuzz/FailCases/TARGET/<name> so `swift test` replays it.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-target="${1:?usage: Fuzz/run.sh TARGET SECONDS [libFuzzer flags]}"
-seconds="${2:?usage: Fuzz/run.sh TARGET SECONDS [libFuzzer flags]}"
+usage="usage: Fuzz/run.sh TARGET SECONDS [libFuzzer flags] (see --help)"
+case "${1:-}" in
+  -h|--help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+esac
+[ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
+target="$1"
+seconds="$2"
 shift 2
+case "$seconds" in ''|*[!0-9]*) echo "run.sh: SECONDS must be a whole number, got '$seconds'" >&2; exit 2 ;; esac
+[ -d "$here/Sources/$target" ] || { echo "run.sh: no harness $target (folders of Fuzz/Sources)" >&2; exit 2; }
 
 # Shared helpers of the fuzz scripts.
 . "$here/options.sh"

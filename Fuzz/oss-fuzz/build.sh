@@ -9,6 +9,9 @@
 # For each harness of Fuzz/Sources it puts into $OUT: the binary <name>,
 # <name>.dict, <name>.options and <name>_seed_corpus.zip, and beside them
 # known-disagreements.json, which the differential oracles read.
+case "${1:-}" in
+  -h|--help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+esac
 : "${OUT:?set OUT to the folder that receives the harnesses}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 fuzz="$(dirname "$here")"

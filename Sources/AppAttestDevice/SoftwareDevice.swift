@@ -25,7 +25,7 @@ public struct DeviceError: Error, CustomStringConvertible, Sendable, Equatable {
 ///
 /// `attest` and `assert` take options that make the shapes a server's
 /// negative paths (and the iOS 27 positive ones) need: the checks of
-/// spec/probe.md, each refused or accepted by the reference verifier as
+/// docs/probe.md, each refused or accepted by the reference verifier as
 /// that spec says (``AttestOptions``, ``AssertOptions``).
 public struct SoftwareDevice: Sendable {
     public let stateDirectory: URL
@@ -57,11 +57,15 @@ public struct SoftwareDevice: Sendable {
         at directory: URL, appId: String, environment: AppAttestEnvironment, seed: UInt64? = nil, now: Date = Date()
     ) throws -> SoftwareDevice {
         guard AppID.isValid(appId) else {
-            throw DeviceError("app id must be TEAMID.bundle.id (ten upper-case letters or digits, a dot, a bundle id): \(appId)")
+            throw DeviceError("app id must be \(AppID.rule): \(appId)")
         }
         guard !directory.path.isEmpty else { throw DeviceError("the state folder's path is empty") }
         let manager = FileManager.default
-        try manager.createDirectory(at: directory.appendingPathComponent("keys"), withIntermediateDirectories: true)
+        do {
+            try manager.createDirectory(at: directory.appendingPathComponent("keys"), withIntermediateDirectories: true)
+        } catch {
+            throw DeviceError("cannot create the state folder: \(FileErrorText.describe(error))")
+        }
         let stateURL = directory.appendingPathComponent("device.json")
         guard !manager.fileExists(atPath: stateURL.path) else {
             throw DeviceError("\(directory.path) already holds a device (device.json); choose another folder")
@@ -152,7 +156,7 @@ public struct SoftwareDevice: Sendable {
     // MARK: Attacker CA
 
     /// The attacker's root: the same subject names as the test attestation
-    /// root, another key (spec/probe.md, trust). What
+    /// root, another key (docs/probe.md, trust). What
     /// ``AttestOptions/attackerRoot`` makes chains to it and to nothing a
     /// server should trust.
     public func attackerRoot() throws -> Certificate { try Certificate(derEncoded: attackerCA().root) }
@@ -233,9 +237,13 @@ func randomBytes(_ count: Int) -> [UInt8] {
 }
 
 /// `TEAMID.bundle.id`: a ten-character team id of upper-case letters and
-/// digits, a dot, and a non-empty bundle id.
-enum AppID {
-    static func isValid(_ appId: String) -> Bool {
+/// digits, a dot, and a non-empty bundle id. The CLI checks `--app-id`
+/// with it before anything starts (`device init`, `serve appattest`).
+public enum AppID {
+    /// The rule, for messages.
+    public static let rule = "TEAMID.bundle.id (ten upper-case letters or digits, a dot, a bundle id)"
+
+    public static func isValid(_ appId: String) -> Bool {
         let parts = appId.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 10, !parts[1].isEmpty, !parts[1].hasSuffix(".") else { return false }
         return parts[0].allSatisfy { ($0.isASCII && $0.isUppercase) || ("0"..."9").contains($0) }

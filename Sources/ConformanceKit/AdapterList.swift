@@ -68,7 +68,7 @@ public struct AdapterList: Sendable {
     }
 
     /// The entry's `NAME/error-map.json` beside the list, if it has one
-    /// (spec/vectors.md, Amendments (round 3): an adapter folder may hold
+    /// (docs/vectors.md, Amendments (round 3): an adapter folder may hold
     /// its error map).
     public func errorMapPath(_ entry: Entry) -> String? {
         let path = folder.appendingPathComponent(entry.name).appendingPathComponent(ErrorMap.fileName).path

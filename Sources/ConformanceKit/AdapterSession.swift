@@ -14,6 +14,14 @@ actor AdapterSession {
     let log: (@Sendable (String) -> Void)?
     /// Variables set in the adapter's environment (``HostileTrustStore``).
     let environment: [String: String]
+    /// Cases in a row that may end with the adapter down (a crash, a hang,
+    /// an untrusted reply, a failed restart) before it is given up; 0 never
+    /// gives up (``AdapterSubject/defaultMaxConsecutiveCrashes``).
+    let maxConsecutiveCrashes: Int
+    /// Such cases since the last answer.
+    private var consecutiveCrashes = 0
+    /// Set once the adapter is given up: every later case is refused at once.
+    private(set) var gaveUp = false
     private var child: ChildProcess?
     private var lines: LineChannel?
     /// Everything the adapter wrote to stderr, across restarts; a case's own
@@ -26,8 +34,9 @@ actor AdapterSession {
     private(set) var restarts = 0
 
     init(command: String, timeout: Duration, maxLineBytes: Int, environment: [String: String] = [:],
-         log: (@Sendable (String) -> Void)?) {
+         maxConsecutiveCrashes: Int = 0, log: (@Sendable (String) -> Void)?) {
         self.command = command
+        self.maxConsecutiveCrashes = maxConsecutiveCrashes
         self.environment = environment
         self.timeout = timeout
         self.maxLineBytes = maxLineBytes
@@ -66,7 +75,35 @@ actor AdapterSession {
         }
     }
 
+    /// One case. After `maxConsecutiveCrashes` cases in a row that left the
+    /// adapter down, it is not restarted again: an adapter that crashes on
+    /// every case would otherwise be restarted for every vector (about 7
+    /// minutes for the suite's vectors, issue 41).
     func ask(family: Family, input value: JSONValue) async throws -> SubjectAnswer {
+        guard !gaveUp else {
+            throw AdapterError("not run: the adapter was given up after \(maxConsecutiveCrashes) cases in a row that crashed it, "
+                               + "hung it or got an untrusted reply (--max-crashes)")
+        }
+        do {
+            let answer = try await exchange(family: family, input: value)
+            consecutiveCrashes = 0
+            return answer
+        } catch let error as AdapterError {
+            // A bad verdict keeps the process: only a case that left it down counts.
+            guard child == nil else {
+                consecutiveCrashes = 0
+                throw error
+            }
+            consecutiveCrashes += 1
+            guard maxConsecutiveCrashes > 0, consecutiveCrashes >= maxConsecutiveCrashes else { throw error }
+            gaveUp = true
+            let said = error.description.replacingOccurrences(of: " (restarting)", with: "").replacingOccurrences(of: "; restarting", with: "")
+            throw AdapterError(said + "; giving up on the adapter: \(consecutiveCrashes) cases in a row crashed it, "
+                               + "hung it or got an untrusted reply (--max-crashes)", stderr: error.stderr)
+        }
+    }
+
+    private func exchange(family: Family, input value: JSONValue) async throws -> SubjectAnswer {
         if child == nil {
             restarts += 1
             _ = try await start()
@@ -189,7 +226,7 @@ final class StderrBuffer: @unchecked Sendable {
 }
 
 /// What one reply line means to the request `id` waiting for it
-/// (spec/vectors.md, adapter protocol): the parser the fuzz harness
+/// (docs/vectors.md, adapter protocol): the parser the fuzz harness
 /// `FuzzAdapterReply` runs on arbitrary lines.
 package enum AdapterReply: Sendable, Equatable {
     /// A reply to an earlier request of this process (late or doubled): ignored.

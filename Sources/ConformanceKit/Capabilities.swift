@@ -1,7 +1,7 @@
 import TrustSuiteSupport
 
 /// What an implementation may declare it can do, in its hello's
-/// `"capabilities"` (spec/vectors.md, Amendments (round 3)): a vector that
+/// `"capabilities"` (docs/vectors.md, Amendments (round 3)): a vector that
 /// needs a capability the adapter did not declare is graded `unsupported`
 /// without being sent. An adapter that declares no capabilities (a
 /// version-1 adapter) is sent every vector of its families.

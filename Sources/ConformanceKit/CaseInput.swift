@@ -2,7 +2,7 @@ import TrustSuiteSupport
 import Crypto
 import Foundation
 
-/// The input of a case as the reports show it (spec/vectors.md, Amendments
+/// The input of a case as the reports show it (docs/vectors.md, Amendments
 /// (round 3): reports show the case): the vector's input with its group's
 /// defaults merged, CBOR as the hex it already is, and any string longer
 /// than ``maxShownCharacters`` replaced by its start, its length and its

@@ -2,7 +2,7 @@ import TrustSuiteSupport
 import Foundation
 
 /// A third party's list of known failures (`trustsuite run --expected FILE`,
-/// spec/vectors.md, Amendments (round 3)): `{"vector id or glob": "reason"}`.
+/// docs/vectors.md, Amendments (round 3)): `{"vector id or glob": "reason"}`.
 /// A run passes when every finding (fail, wrong reason, error) is listed and
 /// no entry is stale: a listed vector that now passes is reported, so the
 /// list shrinks as the implementation is fixed and CI goes red when its
@@ -78,6 +78,25 @@ public struct ExpectedFailures: Sendable {
             }
             return lines
         }
+    }
+
+    /// Longest reason written by ``file(from:)`` (the runner's account of a
+    /// finding can quote a whole adapter reply).
+    static let maxWrittenReason = 200
+
+    /// An expected-failures file listing every finding of `report` (what
+    /// ``check(_:)`` counts: fail, wrong reason, error), one vector id per
+    /// line in id order, the grade and the runner's account as the reason
+    /// (`trustsuite run --write-expected FILE`): review it, then gate on it.
+    public static func file(from report: RunReport) -> String {
+        var reasons: [String: String] = [:]
+        for result in report.cases where result.grade.isFinding {
+            reasons[result.vector.id] = String("\(result.grade.rawValue): \(result.message)".prefix(maxWrittenReason))
+        }
+        let lines = reasons.keys.sorted().map { id in
+            "  " + JSONValue.string(id).jsonText + ": " + JSONValue.string(reasons[id] ?? "").jsonText
+        }
+        return lines.isEmpty ? "{}\n" : "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }
 
     public func check(_ report: RunReport) -> Verdict {

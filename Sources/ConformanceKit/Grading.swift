@@ -5,7 +5,7 @@ public enum Grade: String, Sendable, Hashable, Codable, CaseIterable {
     case pass, fail
     /// An invalid vector refused with another code than the vector's, by a
     /// subject whose reasons are graded: neither a pass nor the dangerous
-    /// accepted-invalid (spec/vectors.md, Amendments (round 3)).
+    /// accepted-invalid (docs/vectors.md, Amendments (round 3)).
     case wrongReason
     case unsupported, error
 
@@ -60,7 +60,7 @@ public struct CaseResult: Sendable, Hashable {
     }
 }
 
-/// Grades answers against vectors (spec/vectors.md, "The runner grades").
+/// Grades answers against vectors (docs/vectors.md, "The runner grades").
 public enum Grader {
     /// `gradesErrorCodes`: an invalid vector must be rejected with its code;
     /// `gradesOutputs`: a valid vector's expected outputs must all be given

@@ -1,7 +1,7 @@
 import Foundation
 import TrustSuiteSupport
 
-/// `--hostile-trust-store` (spec/vectors.md, "App Attest vectors any
+/// `--hostile-trust-store` (docs/vectors.md, "App Attest vectors any
 /// verifier can run (round 3)"): a trust store holding the suite's test
 /// roots — every `trustAnchorsPem` and `receiptTrustAnchorsPem` of the
 /// selected vectors — that the adapter's process is pointed at through

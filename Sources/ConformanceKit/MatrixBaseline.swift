@@ -2,7 +2,7 @@ import TrustSuiteSupport
 import Foundation
 
 /// A matrix compared with an earlier one (`trustsuite matrix --baseline
-/// OLD.json`, spec/vectors.md, Amendments (round 3)): new disagreements,
+/// OLD.json`, docs/vectors.md, Amendments (round 3)): new disagreements,
 /// fixed ones, and each implementation's changed outcomes; an outcome that
 /// moved up ``rank(_:)`` made the implementation worse.
 public struct MatrixBaseline: Sendable {
@@ -36,6 +36,28 @@ public struct MatrixBaseline: Sendable {
     }
 
     public static func load(_ path: String, against matrix: Matrix) throws(VectorLoadError) -> MatrixBaseline {
+        try Earlier.read(path).compare(with: matrix)
+    }
+
+    /// An earlier matrix, read and checked before a run starts (`matrix
+    /// --baseline` refuses a bad file up front, not after every adapter ran).
+    public struct Earlier: Sendable {
+        let outcomes: [String: [String: String]]
+        let disagreements: Set<String>
+        let names: Set<String>
+
+        public static func read(_ path: String) throws(VectorLoadError) -> Earlier {
+            let (outcomes, disagreements, names) = try MatrixBaseline.read(path)
+            return Earlier(outcomes: outcomes, disagreements: disagreements, names: names)
+        }
+
+        public func compare(with matrix: Matrix) -> MatrixBaseline {
+            MatrixBaseline.compare(oldOutcomes: outcomes, oldDisagreements: disagreements, oldNames: names, with: matrix)
+        }
+    }
+
+    static func read(_ path: String) throws(VectorLoadError)
+        -> (outcomes: [String: [String: String]], disagreements: Set<String>, names: Set<String>) {
         let data = try VectorLoadError.read(path, limit: maxFileBytes)
         guard let root = try? JSONDecoder().decode(JSONValue.self, from: data),
               root["schema"]?.stringValue == "trustsuite-matrix/1", let rows = root["rows"]?.arrayValue else {
@@ -54,7 +76,7 @@ public struct MatrixBaseline: Sendable {
                 if let outcome = cell["outcome"]?.stringValue { oldOutcomes[id, default: [:]][name] = outcome }
             }
         }
-        return compare(oldOutcomes: oldOutcomes, oldDisagreements: oldDisagreements, oldNames: oldNames, with: matrix)
+        return (oldOutcomes, oldDisagreements, oldNames)
     }
 
     static func compare(oldOutcomes: [String: [String: String]], oldDisagreements: Set<String>, oldNames: Set<String>,
@@ -87,13 +109,13 @@ public struct MatrixBaseline: Sendable {
         let byImplementation = Dictionary(grouping: changes, by: \.implementation)
         for name in byImplementation.keys.sorted() {
             let mine = byImplementation[name] ?? []
-            lines.append("   \(name): \(mine.count) changed, \(mine.filter(\.worse).count) worse")
+            lines.append("   \(TerminalText.escape(name)): \(mine.count) changed, \(mine.filter(\.worse).count) worse")
             for change in mine.sorted(by: { $0.worse && !$1.worse }).prefix(maxListed) {
                 lines.append("     \(change.worse ? "WORSE" : "better") \(change.id): \(change.old) → \(change.new)")
             }
         }
-        for name in dropped { lines.append("   \(name): in the baseline, not in this matrix") }
-        for name in added { lines.append("   \(name): new, not in the baseline") }
+        for name in dropped { lines.append("   \(TerminalText.escape(name)): in the baseline, not in this matrix") }
+        for name in added { lines.append("   \(TerminalText.escape(name)): new, not in the baseline") }
         return lines
     }
 }

@@ -27,7 +27,7 @@ extension Matrix {
             worst = GridCell.severity.first(where: outcomes.contains)
         }
 
-        /// Worst first, as spec/vectors.md ranks findings: a crash, hang or
+        /// Worst first, as docs/vectors.md ranks findings: a crash, hang or
         /// silence on a `network` input, an accepted invalid vector, another
         /// error, a refused valid one, a wrong reason.
         static let severity: [Outcome] = [.critical, .acceptedInvalid, .error, .rejectedValid, .wrongAnswer, .wrongReason, .pass]

@@ -53,7 +53,10 @@ public enum Reports {
     /// The text scorecard: one line per family (and per cbor mode), then
     /// every case that did not pass, worst severity first (``Severity``).
     /// Text an adapter supplied is escaped for the terminal (`TerminalText`).
-    public static func scorecard(_ report: RunReport, maxListed: Int = 50) -> String {
+    /// `headline` replaces the PASS or FAIL of the last line, which follows
+    /// the report's own exit status: a run gated on expected failures says
+    /// its gate's verdict there (it printed FAIL and exited 0 before issue 41).
+    public static func scorecard(_ report: RunReport, maxListed: Int = 50, headline: String? = nil) -> String {
         var lines: [String] = []
         lines.append("TrustSuite scorecard — subject: \(TerminalText.escape(report.subject))")
         let summary = rows(report.cases)
@@ -97,7 +100,7 @@ public enum Reports {
             lines.append("NOTHING TESTED: no vector was graded (\(report.cases.count) selected, "
                          + "\(report.count(.unsupported)) unsupported, \(report.count(.error)) errors)")
         }
-        let verdict = report.exitCode == 0 ? "PASS" : "FAIL"
+        let verdict = headline ?? (report.exitCode == 0 ? "PASS" : "FAIL")
         let critical = report.cases.filter(\.critical).count
         if critical > 0 {
             lines.append("CRITICAL: \(critical) network input\(critical == 1 ? "" : "s") crashed, hung or silenced the implementation")
@@ -242,7 +245,9 @@ public enum Reports {
         escape(text).replacingOccurrences(of: "&#10;", with: "\n").replacingOccurrences(of: "&#9;", with: "\t")
     }
 
-    /// XML attribute escaping; control characters XML 1.0 cannot carry are dropped.
+    /// XML attribute escaping; characters XML 1.0 cannot carry (C0 controls
+    /// but tab and newline, U+FFFE, U+FFFF) are dropped: a report holding
+    /// them is not well-formed (issue 44 item 6).
     public static func escape(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
@@ -253,7 +258,7 @@ public enum Reports {
             case "\"": out += "&quot;"
             case "\n": out += "&#10;"
             case "\t": out += "&#9;"
-            case _ where scalar.value < 0x20: continue
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -2,7 +2,7 @@ import TrustSuiteSupport
 import Foundation
 
 /// SARIF 2.1.0 for code-scanning tools (`run` and `matrix` `--sarif FILE`,
-/// spec/vectors.md, Amendments (round 3)): one run per implementation, one
+/// docs/vectors.md, Amendments (round 3)): one run per implementation, one
 /// rule per vector group (its help text from the notes of the group's
 /// flags), one result per finding, worst severity first (``Severity``):
 /// critical and high (a crash on a `network` input, a `network` vector
@@ -25,6 +25,7 @@ public enum SARIF {
     public static func log(_ inputs: [Input], files: [VectorFile]) -> String {
         let byPath = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         var lineOfId = LineIndex()
+        let checkoutBased = files.contains { location($0.path).base != nil }
         let runs: [JSONValue] = inputs.map { input in
             let findings = input.report.cases.bySeverity()
             var ruleIds: [String] = []
@@ -42,14 +43,21 @@ public enum SARIF {
                 }
                 results.append(resultObject(result, ruleId: id, ruleIndex: index, line: lineOfId.line(of: result.vector)))
             }
-            return .object([
+            var run: [String: JSONValue] = [
                 "tool": .object(["driver": .object([
                     "name": .string("trustsuite"), "rules": .array(rules),
                     "properties": .object(["implementation": .string(input.name), "subject": .string(input.report.subject)]),
                 ])]),
                 "automationDetails": .object(["id": .string("trustsuite/\(input.name)/")]),
                 "results": .array(results),
-            ])
+            ]
+            if checkoutBased {
+                // No uri: the checkout's place differs from machine to machine.
+                run["originalUriBaseIds"] = .object([checkoutBaseId: .object([
+                    "description": .object(["text": .string("The TrustSuite checkout the vector files come from (its Fixtures/ folder)")]),
+                ])])
+            }
+            return .object(run)
         }
         return JSONValue.object(["$schema": .string(schemaURI), "version": .string("2.1.0"), "runs": .array(runs)]).jsonText
     }
@@ -87,7 +95,10 @@ public enum SARIF {
             : result.grade == .wrongReason ? "refused for a wrong reason" : result.grade == .error ? "error" : "wrong output"
         var region: [String: JSONValue] = [:]
         if let line { region["startLine"] = .int(Int64(line)) }
-        var physical: [String: JSONValue] = ["artifactLocation": .object(["uri": .string(relativeURI(vector.file))])]
+        let place = location(vector.file)
+        var artifact: [String: JSONValue] = ["uri": .string(place.uri)]
+        if let base = place.base { artifact["uriBaseId"] = .string(base) }
+        var physical: [String: JSONValue] = ["artifactLocation": .object(artifact)]
         if !region.isEmpty { physical["region"] = .object(region) }
         var properties: [String: JSONValue] = [
             "tcId": .int(Int64(vector.tcId)), "grade": .string(result.grade.rawValue), "expected": .string(vector.result.rawValue),
@@ -111,12 +122,35 @@ public enum SARIF {
         ])
     }
 
-    /// The vector file's path relative to the working directory when it is below it.
-    static func relativeURI(_ path: String) -> String {
+    /// The base id of locations relative to the TrustSuite checkout.
+    static let checkoutBaseId = "TRUSTSUITE_ROOT"
+
+    /// Where a vector file is, never as the absolute path of the machine that
+    /// ran (issue 41): relative to the working directory when it is below it
+    /// (code scanning reads paths from the repository's root); else, below
+    /// the TrustSuite checkout (the built-in `Fixtures/` run from elsewhere),
+    /// relative to it with the base id ``checkoutBaseId``; else relative to
+    /// the working directory with `..` steps.
+    static func location(_ path: String) -> (uri: String, base: String?) {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        let base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path + "/"
-        let relative = absolute.hasPrefix(base) ? String(absolute.dropFirst(base.count)) : absolute
-        return relative.split(separator: "/", omittingEmptySubsequences: false)
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+        let checkout = Checkout.root.standardizedFileURL.path
+        if let below = relative(absolute, below: here) { return (encoded(below), nil) }
+        if let below = relative(absolute, below: checkout) { return (encoded(below), checkoutBaseId) }
+        let from = here.split(separator: "/"), to = absolute.split(separator: "/")
+        let shared = zip(from, to).prefix { $0 == $1 }.count
+        let steps = Array(repeating: "..", count: from.count - shared) + to.dropFirst(shared).map(String.init)
+        return (encoded(steps.joined(separator: "/")), nil)
+    }
+
+    /// `path` relative to `folder` when it is below it.
+    static func relative(_ path: String, below folder: String) -> String? {
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : nil
+    }
+
+    static func encoded(_ relative: String) -> String {
+        relative.split(separator: "/", omittingEmptySubsequences: false)
             .map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }.joined(separator: "/")
     }
 

@@ -1,4 +1,4 @@
-/// How bad a finding is (spec/vectors.md, "App Attest vectors any verifier
+/// How bad a finding is (docs/vectors.md, "App Attest vectors any verifier
 /// can run (round 3)", Severity), in the order every report lists findings:
 ///
 /// - `critical`: the implementation crashed, hung or answered nothing on a

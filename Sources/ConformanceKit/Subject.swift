@@ -9,11 +9,11 @@ public struct SubjectAnswer: Sendable, Hashable {
     public var verdict: Verdict
     /// The error code (reference) or free text (third parties) of a rejection.
     public var error: String?
-    /// The error code of a rejection from spec/vectors.md's vocabulary: the
+    /// The error code of a rejection from docs/vectors.md's vocabulary: the
     /// reply's `code`, or the one an adapter's `error-map.json` gives its
-    /// `error` text (spec/vectors.md, Amendments (round 3): reasons are graded).
+    /// `error` text (docs/vectors.md, Amendments (round 3): reasons are graded).
     public var code: String?
-    /// Outputs, in the shape of spec/vectors.md for the family.
+    /// Outputs, in the shape of docs/vectors.md for the family.
     public var output: JSONValue?
     /// What a third party wrote to stderr while answering (for the reports).
     public var stderr: String?
@@ -44,12 +44,12 @@ public protocol Subject: Sendable {
     var gradesReasons: Bool { get }
     /// The families the subject claims; others are graded `unsupported`.
     var families: Set<Family> { get }
-    /// The capabilities the subject declared (spec/vectors.md, Amendments
+    /// The capabilities the subject declared (docs/vectors.md, Amendments
     /// (round 3)); nil when it declared none, and every vector is sent.
     var capabilities: Set<String>? { get }
     /// The checks the adapter performs itself because the library's
     /// documentation leaves them to its caller (the hello's `"callerChecks"`,
-    /// spec/vectors.md, round 3); nil when it names none.
+    /// docs/vectors.md, round 3); nil when it names none.
     var callerChecks: [String]? { get }
     /// Evaluates one vector input. A thrown error is graded `error`.
     func evaluate(family: Family, input: JSONValue) async throws -> SubjectAnswer

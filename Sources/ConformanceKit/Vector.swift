@@ -1,6 +1,6 @@
 import TrustSuiteSupport
 
-/// The vector model of `trustsuite-vectors/1` (spec/vectors.md).
+/// The vector model of `trustsuite-vectors/1` (docs/vectors.md).
 
 /// The families a vector file may declare.
 public enum Family: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
@@ -57,7 +57,7 @@ public enum Family: String, Sendable, Hashable, CaseIterable, Codable, Comparabl
     }
 }
 
-/// Who can produce an App Attest vector's bytes (spec/vectors.md, "App
+/// Who can produce an App Attest vector's bytes (docs/vectors.md, "App
 /// Attest vectors any verifier can run (round 3)", Severity): `network`
 /// when no signature of Apple's CA or the device key is needed, `signed`
 /// when the defect sits inside bytes they sign.
@@ -87,7 +87,7 @@ public struct Vector: Sendable, Hashable, Identifiable {
     /// Expected outputs of a `valid` vector (graded key by key).
     public let output: JSONValue?
     /// The index of the vector's test group in its file, and the group's
-    /// comment: a SARIF rule per group (spec/vectors.md, Amendments (round 3)).
+    /// comment: a SARIF rule per group (docs/vectors.md, Amendments (round 3)).
     public let group: Int
     public let groupComment: String
     /// The vector's `attack` (App Attest files carry one on every vector).

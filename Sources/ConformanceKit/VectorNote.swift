@@ -1,6 +1,6 @@
 import TrustSuiteSupport
 
-/// What a flag means (spec/vectors.md, Amendments (round 3): notes carry
+/// What a flag means (docs/vectors.md, Amendments (round 3): notes carry
 /// meaning): a file's `notes` map a flag, or a field name, to a string (the
 /// version-1 form) or to `{"bugType", "description", "effect", "links",
 /// "cves"}` as in Wycheproof's `testvectors_v1`. Every flag a vector of the

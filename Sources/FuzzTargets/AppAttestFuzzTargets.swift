@@ -52,7 +52,7 @@ extension FuzzTargets {
     /// Re-signing: the authenticator data of the input (the input itself
     /// when it is no assertion) is signed with the fixed key over
     /// SHA-256(authData ‖ SHA-256(clientData)), so verification gets past
-    /// the signature to steps 4–6 and the launch policy (spec/app-attest.md).
+    /// the signature to steps 4–6 and the launch policy (docs/models/app-attest.md).
     /// The verdict must follow from the raw fields: rpIdHash at 0..<32, the
     /// counter at 33..<37 above the stored 1, and launch data the policy allows.
     static func resignedAssertion(_ bytes: [UInt8]) -> [String] {

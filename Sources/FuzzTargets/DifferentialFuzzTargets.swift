@@ -112,7 +112,7 @@ extension FuzzTargets {
         if let staged, let content, content != staged.0.payload {
             problems.append("OpenSSL's signed content (\(content.count) bytes) is not the reference's payload (\(staged.0.payload.count) bytes)")
         }
-        // spec/app-attest.md (round 3): a receipt's cost is bounded before
+        // docs/models/app-attest.md (round 3): a receipt's cost is bounded before
         // any path is built; full verification of any input stays far
         // below the bound (cross-signed CAs took 507 s before it).
         let clock = ContinuousClock()

@@ -1,7 +1,7 @@
 import KeychainAccessControl
 
 /// The single error type of ``LocalAuthorization``: the LAError names plus the
-/// right-store codes of spec/vectors.md (la-right).
+/// right-store codes of docs/vectors.md (la-right).
 public struct LAModelError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Code: String, Sendable, Hashable, CaseIterable, Codable {
         case authenticationFailed, userCancel, passcodeNotSet, biometryNotAvailable, biometryNotEnrolled, biometryLockout

@@ -1,6 +1,6 @@
 import KeychainAccessControl
 
-/// LARight states (spec/local-authorization.md).
+/// LARight states (docs/traces.md).
 public enum RightState: String, Sendable, Hashable, CaseIterable, Codable {
     case unknown, authorizing, authorized, notAuthorized
 }

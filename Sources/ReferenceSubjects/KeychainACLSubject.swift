@@ -2,7 +2,7 @@ import ConformanceKit
 import KeychainAccessControl
 import TrustSuiteSupport
 
-/// The shapes of spec/vectors.md the keychain and LA families share, read
+/// The shapes of docs/vectors.md the keychain and LA families share, read
 /// from the typed contract, for the reference subjects and the CLI.
 public enum KeychainJSON {
     /// `device`: absent fields take an unlocked phone with a passcode and enrolled biometry.
@@ -52,7 +52,7 @@ public enum KeychainJSON {
         return protection
     }
 
-    /// Access-control flags and evidence by name (spec/access-control.md).
+    /// Access-control flags and evidence by name (docs/models/keychain-acl.md).
     static func flags(_ names: [String]?) throws(ReferenceInputError) -> AccessControlFlags {
         do {
             return try AccessControlFlags.parse(names ?? [])

@@ -1,4 +1,4 @@
-/// Strict, bounded, non-recursive CBOR decoder (spec/cbor.md).
+/// Strict, bounded, non-recursive CBOR decoder (docs/models/cbor.md).
 ///
 /// Decoding is two layers, as swift-asn1 parses DER: one structural pass over
 /// the input (`StructuralPass`) enforces every rule of the mode and records a
@@ -12,7 +12,7 @@ public struct CBORDecoder: Sendable {
     public var mode: CBORMode
     public var limits: CBORLimits
     /// Check the content of the tags RFC 8949 §3.4 defines (§5.3.2 validity;
-    /// spec/cbor.md, round 3): a tag around content of the wrong type or form
+    /// docs/models/cbor.md, round 3): a tag around content of the wrong type or form
     /// is `invalidTagContent`. Off by default: a generic decoder may pass
     /// tags through, and one that checks them is conforming too.
     public var tagValidity: Bool

@@ -1,6 +1,6 @@
 /// The single error type of ``StrictCBOR``.
 ///
-/// `code` is one of the stable cbor codes of spec/vectors.md (the same strings
+/// `code` is one of the stable cbor codes of docs/vectors.md (the same strings
 /// the vector files use); `offset` is the byte offset in the input at which
 /// the decoder found the problem; `reason` is for humans. Equality considers
 /// only `code` and `offset`.
@@ -11,7 +11,7 @@
 /// tested for their code (hostile input is refused in bulk). The text is the
 /// same either way: it is made from values captured at the throw.
 public struct CBORError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// Stable error codes (spec/vectors.md, "cbor"). Add codes; never rename one.
+    /// Stable error codes (docs/vectors.md, "cbor"). Add codes; never rename one.
     public enum Code: String, Sendable, Hashable, CaseIterable, Codable {
         case truncated
         case trailingBytes
@@ -27,8 +27,8 @@ public struct CBORError: Error, Hashable, Sendable, CustomStringConvertible {
         case lengthLimitExceeded
         case invalidSimpleValue
         case tagNotAllowed
-        // `floatNotAllowed` (spec/vectors.md's list) is no case: no mode of
-        // spec/cbor.md refuses a float as such (ctap2 and deterministic
+        // `floatNotAllowed` (docs/vectors.md's list) is no case: no mode of
+        // docs/models/cbor.md refuses a float as such (ctap2 and deterministic
         // refuse a non-shortest one, `nonMinimalEncoding`), so nothing threw it.
         case invalidMapKeyType
         case integerOverflow

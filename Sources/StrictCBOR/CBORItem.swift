@@ -190,7 +190,7 @@ extension CBORItem {
     /// Text the decoder validated as UTF-8. ASCII (the usual case: map
     /// keys, format names) is copied into the string as it is, since ASCII
     /// bytes are UTF-8 by definition; other text goes through
-    /// `String(validating:as:)` again (spec/cbor.md), whose generic path
+    /// `String(validating:as:)` again (docs/models/cbor.md), whose generic path
     /// costs hundreds of instructions of runtime metadata lookups per call.
     static func text(_ bytes: ArraySlice<UInt8>) -> String {
         bytes.withUnsafeBufferPointer { buffer in

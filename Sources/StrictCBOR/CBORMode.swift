@@ -1,4 +1,4 @@
-/// The three strictness levels of spec/cbor.md.
+/// The three strictness levels of docs/models/cbor.md.
 public enum CBORMode: String, Sendable, Hashable, CaseIterable, Codable {
     /// RFC 8949 §3 well-formedness plus basic validity (§5.3.1: UTF-8 text,
     /// no duplicate map keys; §3.3 simple values).
@@ -36,7 +36,7 @@ public struct CBORLimits: Sendable, Hashable {
     public static let defaultMaxDepth = 64
     /// CTAP2 allows at most four levels of nested maps and arrays.
     public static let ctap2MaxDepth = 4
-    /// Upper bound any caller may configure (spec/cbor.md, round 3: 1 … 10,000).
+    /// Upper bound any caller may configure (docs/models/cbor.md, round 3: 1 … 10,000).
     /// The pass, the view, the encoder and the diagnostic writer walk any
     /// depth without recursion; the bound stops the open-item stack (and a
     /// caller's own tree) from growing with hostile input.

@@ -1,5 +1,5 @@
 /// Tag validity (RFC 8949 §5.3.2) for the tags RFC 8949 §3.4 defines, as
-/// spec/cbor.md (round 3) lists them; only with ``CBORDecoder/tagValidity``.
+/// docs/models/cbor.md (round 3) lists them; only with ``CBORDecoder/tagValidity``.
 ///
 /// | tag | content |
 /// |---|---|

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Hex and base64 text for the binary fields of vectors (spec/vectors.md:
+/// Hex and base64 text for the binary fields of vectors (docs/vectors.md:
 /// standard base64 with padding, or hex where the field name ends in `Hex`).
 public enum BinaryText {
     /// Decodes hex (either case; spaces, and a leading `0x` ignored). nil when malformed.
@@ -93,7 +93,7 @@ public enum BinaryText {
     }
 }
 
-/// A binary vector field in standard base64 with padding (spec/vectors.md):
+/// A binary vector field in standard base64 with padding (docs/vectors.md):
 /// malformed text is a decoding error, never empty bytes.
 public struct Base64Bytes: Decodable, Sendable, Hashable {
     public let bytes: [UInt8]

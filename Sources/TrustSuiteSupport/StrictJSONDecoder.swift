@@ -1,5 +1,5 @@
 /// Decodes a ``JSONValue`` into a `Decodable` type strictly, for the typed
-/// vector inputs (spec/vectors.md, "Inputs per family"): a field the type
+/// vector inputs (docs/vectors.md, "Inputs per family"): a field the type
 /// does not declare is an error (a key whose `CodingKey(stringValue:)` is
 /// nil), a string is never a number or a boolean, a number is an integer
 /// only when written as one and only when it fits the field's width. What

@@ -24,7 +24,7 @@ struct AdapterCommand: AsyncParsableCommand {
             "version": .string(TrustSuiteCommand.configuration.version),
             "families": .array(Family.allCases.filter { subject.families.contains($0) }.map { .string($0.rawValue) }),
             "gradeOutputs": .bool(true),
-            // Its errors are codes (spec/vectors.md, Amendments (round 3)), and it can do everything.
+            // Its errors are codes (docs/vectors.md, Amendments (round 3)), and it can do everything.
             "codes": .bool(true),
             "capabilities": .array(Capabilities.known.map(JSONValue.string)),
         ])

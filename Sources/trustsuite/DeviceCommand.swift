@@ -51,7 +51,8 @@ struct DeviceInitCommand: ParsableCommand {
         abstract: "Create a device: a test CA (P-384 root and intermediate, a receipt chain) and an empty key store."
     )
 
-    @Option(name: .long, help: ArgumentHelp("The state folder to create (refused if it holds a device).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp(
+        "The state folder to create (refused if it holds a device, or if its parent folder does not exist).", valueName: "dir"))
     var state: String
 
     @Option(name: .customLong("app-id"), help: ArgumentHelp("The app: TEAMID.bundle.id.", valueName: "app-id"))
@@ -65,14 +66,33 @@ struct DeviceInitCommand: ParsableCommand {
 
     func validate() throws {
         guard !state.isEmpty else { throw ValidationError("--state: empty path") }
+        guard AppID.isValid(appId) else { throw ValidationError("--app-id must be \(AppID.rule), got \"\(appId.prefix(100))\"") }
     }
 
     func run() throws {
+        let url = URL(fileURLWithPath: state)
+        try Self.checkParent(of: url)
         let device = try withDevice {
-            try SoftwareDevice.create(at: URL(fileURLWithPath: state), appId: appId, environment: environment, seed: seed)
+            try SoftwareDevice.create(at: url, appId: appId, environment: environment, seed: seed)
         }
         print("device created in \(device.stateDirectory.path) for \(device.appId) (\(device.environment.rawValue))")
         print("trust the test roots printed by: trustsuite device ca --state \(state)")
+    }
+}
+
+extension DeviceInitCommand {
+    /// `device init` makes the state folder itself, never its parents: a
+    /// mistyped `--state /tmp/devcie/phone` is refused rather than growing a
+    /// tree of folders (holding the CA's private keys) somewhere unexpected,
+    /// as `mkdir` without `-p` refuses. Issue 41.
+    static func checkParent(of url: URL) throws {
+        let parent = url.deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) else {
+            throw CLIError("--state \(url.path): the folder \(parent) does not exist (device init creates only the state folder itself; "
+                           + "create its parent first)")
+        }
+        guard isDirectory.boolValue else { throw CLIError("--state \(url.path): \(parent) is not a folder") }
     }
 }
 

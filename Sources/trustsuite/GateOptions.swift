@@ -2,7 +2,7 @@ import ArgumentParser
 import ConformanceKit
 
 /// What a third party needs to gate its CI on `trustsuite run`
-/// (spec/vectors.md, Amendments (round 3)): its known failures, an error map
+/// (docs/vectors.md, Amendments (round 3)): its known failures, an error map
 /// for its library's messages, and SARIF for code scanning.
 struct GateOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
@@ -17,6 +17,11 @@ struct GateOptions: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp("Write SARIF 2.1.0 to this file (for code scanning).", valueName: "file"))
     var sarif: String?
+
+    @Option(name: .customLong("write-expected"), help: ArgumentHelp(
+        "Write this run's findings (fail, wrong reason, error) to this file as an expected-failures file for --expected: "
+            + "{\"vector id\": \"grade: what happened\"}, one per line. Review it before gating on it.", valueName: "file"))
+    var writeExpected: String?
 
     /// The expected-failures file, read before the run starts.
     func expectedFailures() throws -> ExpectedFailures? {

@@ -37,7 +37,7 @@ struct GenerateAppAttestCommand: ParsableCommand {
             let written = try AppAttestGenerator.generate(seed: seed, into: URL(fileURLWithPath: out))
             for (name, count) in written { print("\(out)/\(name): \(count) vectors") }
         } catch {
-            throw CLIError("generation failed: \(error)")
+            throw CLIError("generation failed: \(FileErrorText.describe(error))")
         }
     }
 }
@@ -79,7 +79,7 @@ struct GenerateRealAppAttestCommand: ParsableCommand {
             let written = try RealRootVectors.generate(external: externalFolder, into: URL(fileURLWithPath: out))
             for (name, count) in written { print("\(out)/\(name): \(count) vectors") }
         } catch {
-            throw CLIError("generation failed (\(externalFolder.path)): \(error)")
+            throw CLIError("generation failed (\(externalFolder.path)): \(FileErrorText.describe(error))")
         }
     }
 }

@@ -20,7 +20,7 @@ struct KeychainSimulateCommand: ParsableCommand {
         discussion: """
             FILE holds {"device": {…}, "steps": [ … ]} (the input of a keychain-flow vector) or just the \
             list of steps. Steps: add, generateKey, copyMatching, update, delete, sign, evaluatePolicy, \
-            canEvaluatePolicy, evaluateAccessControl, invalidateContext, device (spec/keychain-flows.md). \
+            canEvaluatePolicy, evaluateAccessControl, invalidateContext, device (docs/traces.md). \
             A step's "expect" is compared with what happened. Exit status: 0 the trace ran and matched \
             every expectation, 1 a step did not match, 2 bad usage.
             """

@@ -14,7 +14,9 @@ struct MatrixCommand: AsyncParsableCommand {
             restarted after a crash or timeout). The matrix has one row per vector and one column per \
             implementation, rows where implementations disagree first, and a summary per implementation \
             and family. Third parties' wrong answers are findings: exit status 0 when the matrix is \
-            written, 1 when the reference itself failed a vector, 2 when the run could not happen.
+            written, 1 when the reference itself failed a vector (or, with --baseline, an implementation \
+            got worse), 2 when the run could not happen: a bad option or --baseline file (checked before \
+            anything runs), or no adapter could start.
             """
     )
 
@@ -56,8 +58,11 @@ struct MatrixCommand: AsyncParsableCommand {
         guard !outputs.isEmpty else {
             throw CLIError("say where to write the matrix: --markdown, --json, --html and/or --sarif FILE")
         }
-        if let baseline, !FileManager.default.isReadableFile(atPath: baseline) {
-            throw CLIError("cannot read --baseline \(baseline)")
+        // The baseline is read and checked before anything runs: a bad file
+        // found after every adapter ran would waste the whole run (issue 41).
+        var earlier: MatrixBaseline.Earlier? = nil
+        if let baseline {
+            do { earlier = try MatrixBaseline.Earlier.read(baseline) } catch { throw CLIError("--baseline: \(error.description)") }
         }
         for path in outputs { try OutputFile.check(path) }
         var implementations: [(name: String, command: String, errorMap: String?)] = []
@@ -86,21 +91,36 @@ struct MatrixCommand: AsyncParsableCommand {
         var columns = [Matrix.Column(
             name: "reference", command: nil,
             report: await Runner(subject: ReferenceSubject()).run(vectors, progress: Progress(label: "reference: ", quiet: quiet).callback))]
+        // Adapters that could not start: noted once one did start (until
+        // then the notes wait, so that "none could start" is one line).
+        var launched = 0
+        var unstarted: [(name: String, reason: String)] = []
         for (name, command, errorMap) in implementations {
             let progress = Progress(label: "\(name): ", quiet: quiet)
             let report: RunReport
             do {
                 let subject = try await adapterOptions.launch(command, errorMap: errorMap, store: store)
+                if launched == 0 {
+                    for (name, reason) in unstarted { Console.note("\(name) could not be run; its column is all errors: \(reason)") }
+                }
+                launched += 1
                 if let entry = listed[name], entry.version != subject.version {
                     Console.note("\(name) reports version \(subject.version), the list pins \(entry.version)")
                 }
                 report = await adapterOptions.run(subject, vectors, progress: progress, quiet: quiet)
             } catch let error as CLIError {
-                Console.note("\(name) could not be run; its column is all errors: \(error.description)")
+                if launched > 0 { Console.note("\(name) could not be run; its column is all errors: \(error.description)") }
+                unstarted.append((name, error.description))
                 report = await Runner(subject: UnavailableSubject(name: name, reason: error.description)).run(vectors)
             }
             let implementation = listed[name].map { Matrix.Implementation(language: $0.language, library: $0.library, version: $0.version) }
             columns.append(Matrix.Column(name: name, command: command, report: report, implementation: implementation))
+        }
+        // A matrix of the reference alone is no comparison: when no adapter
+        // started, the run did not happen (it exited 0 before issue 41).
+        if !implementations.isEmpty && launched == 0 {
+            throw CLIError("no adapter could start (\(implementations.count) tried), nothing was compared; "
+                           + unstarted.map { "\($0.name): \($0.reason.trimmingCharacters(in: .whitespacesAndNewlines))" }.joined(separator: "; "))
         }
         let matrix = Matrix(columns: columns)
         let description = Self.commandLine()
@@ -114,9 +134,8 @@ struct MatrixCommand: AsyncParsableCommand {
         let seconds = Runner.seconds(ContinuousClock.now - started)
         print("\n\(matrix.rows.filter(\.disagreement).count) of \(matrix.rows.count) vectors with disagreements; "
               + "\(columns.count) implementations in \(String(format: "%.1f", seconds)) s")
-        if let baseline {
-            let comparison: MatrixBaseline
-            do { comparison = try MatrixBaseline.load(baseline, against: matrix) } catch { throw CLIError(error.description) }
+        if let baseline, let earlier {
+            let comparison = earlier.compare(with: matrix)
             print("\n" + comparison.lines(path: baseline).joined(separator: "\n"))
             if comparison.gotWorse { throw ExitCode(1) }
         }

@@ -13,7 +13,7 @@ struct ProbeCommand: AsyncParsableCommand {
     )
 }
 
-/// `trustsuite probe appattest` (spec/probe.md): a thin layer over
+/// `trustsuite probe appattest` (docs/probe.md): a thin layer over
 /// `AppAttestProbe`: reads the config, opens or makes the device, runs,
 /// prints the scorecard and writes the reports.
 struct ProbeAppAttestCommand: AsyncParsableCommand {
@@ -22,7 +22,7 @@ struct ProbeAppAttestCommand: AsyncParsableCommand {
         abstract: "Check an App Attest server: what it accepts and refuses (docs/probe.md).",
         discussion: """
             The server runs in test mode, trusting the device's test root (`trustsuite device ca --state DIR \
-            --attestation`) instead of Apple's. The config (JSON, spec/probe.md) says how to fetch a challenge \
+            --attestation`) instead of Apple's. The config (JSON, docs/probe.md) says how to fetch a challenge \
             and how to send attestations and assertions. --state is the device's folder: a device there is used \
             (it must have the config's appId and environment); an empty or new folder gets a new device. \
             Without --state a new device is made in a temporary folder and removed after the run. \
@@ -32,7 +32,7 @@ struct ProbeAppAttestCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("The probe config (JSON, spec/probe.md).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("The probe config (JSON, docs/probe.md).", valueName: "file"))
     var config: String
 
     @Option(name: .long, help: ArgumentHelp("The software device's folder (made when it holds none).", valueName: "dir"))

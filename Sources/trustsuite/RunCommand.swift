@@ -18,7 +18,8 @@ struct VectorSelection: ParsableArguments {
     var only = false
 
     @Option(name: .customLong("skip-flag"), help: ArgumentHelp(
-        "Leave out the vectors carrying this flag, e.g. ClockTolerance, LimitPolicy, ReceiptRequired (repeatable).", valueName: "flag"))
+        "Leave out the vectors carrying this flag, e.g. ClockTolerance, LimitPolicy, ReceiptRequired (repeatable; "
+            + "a flag no vector carries is refused, with the list of those that exist).", valueName: "flag"))
     var skipFlag: [String] = []
 
     /// The selected vectors, in file order (possibly none).
@@ -26,9 +27,30 @@ struct VectorSelection: ParsableArguments {
 
     /// The selected vectors and the files they come from (their notes).
     func load() throws -> (files: [VectorFile], vectors: [Vector]) {
-        let files = try FixtureLocator.load(extra: fixtures, onlyGiven: only, families: family)
+        let all = try FixtureLocator.load(extra: fixtures, onlyGiven: only, families: [])
+        var known = Set(all.flatMap(\.vectors).flatMap(\.flags))
+        // With --only, a flag of the built-in vectors is a name too (skipping it leaves nothing out).
+        if only, !skipFlag.allSatisfy(known.contains), let folder = FixtureLocator.defaultFolder(),
+           let builtIn = try? VectorLoader.load(paths: [folder]) {
+            known.formUnion(builtIn.flatMap(\.vectors).flatMap(\.flags))
+        }
+        try Self.checkSkipFlags(skipFlag, known: known)
+        let files = family.isEmpty ? all : all.filter { family.contains($0.family) }
         let skipped = Set(skipFlag)
         return (files, files.flatMap(\.vectors).filter { skipped.isDisjoint(with: $0.flags) })
+    }
+
+    /// Refuses a `--skip-flag` that no vector carries (of any family, in the
+    /// files run or the built-in ones): a typo would otherwise leave out
+    /// nothing, silently (issue 41).
+    static func checkSkipFlags(_ names: [String], known: Set<String>) throws {
+        for name in names where !known.contains(name) {
+            let sorted = known.sorted { $0.lowercased() < $1.lowercased() }
+            let close = sorted.filter { EditDistance.between($0.lowercased(), name.lowercased()) <= 2 }
+            let hint = close.isEmpty ? "" : " (did you mean \(close.joined(separator: " or "))?)"
+            throw CLIError("--skip-flag \"\(name.prefix(100))\": no vector carries this flag\(hint); the flags are: "
+                           + sorted.joined(separator: ", "))
+        }
     }
 
     /// Why a selection is empty, for the "nothing was tested" line.
@@ -54,6 +76,11 @@ struct AdapterOptions: ParsableArguments {
             + "(removed after the run): a library that trusts the host's store catches itself on the anchors-removed vectors."))
     var hostileTrustStore = false
 
+    @Option(name: .customLong("max-crashes"), help: ArgumentHelp(
+        "Give an adapter up after this many cases in a row that crash it, hang it or get an untrusted reply: its remaining "
+            + "cases are errors, not run (0: never give up).", valueName: "n"))
+    var maxCrashes: Int = AdapterSubject.defaultMaxConsecutiveCrashes
+
     /// Longest per-vector adapter timeout accepted (an hour): larger values
     /// are mistakes, and would overflow the millisecond duration.
     static let maxTimeout: Double = 3600
@@ -62,6 +89,7 @@ struct AdapterOptions: ParsableArguments {
         guard timeout.isFinite, timeout > 0, timeout <= Self.maxTimeout else {
             throw ValidationError("--timeout must be a number of seconds above 0 and at most \(Int(Self.maxTimeout))")
         }
+        guard maxCrashes >= 0 else { throw ValidationError("--max-crashes must be 0 (never give up) or more") }
     }
 
     /// The hostile trust store of `--hostile-trust-store` for `vectors`, nil
@@ -91,7 +119,8 @@ struct AdapterOptions: ParsableArguments {
         }
         do {
             return try await AdapterSubject.launch(command: command, timeout: .milliseconds(Int64(timeout * 1000)),
-                                                   errorMap: map, environment: store?.environment ?? [:], log: log)
+                                                   errorMap: map, environment: store?.environment ?? [:],
+                                                   maxConsecutiveCrashes: maxCrashes, log: log)
         } catch {
             throw CLIError("\(error)")
         }
@@ -104,6 +133,12 @@ struct AdapterOptions: ParsableArguments {
         await subject.stop()
         let stderr = await subject.stderrText()
         report.subjectStderr = stderr
+        if await subject.gaveUp() {
+            // Said even with --quiet: the report's errors would otherwise look like the library's.
+            let skipped = report.cases.filter { $0.message.hasPrefix("not run: the adapter was given up") }.count
+            Console.note("gave up on adapter \(subject.name) after \(maxCrashes) cases in a row crashed it, hung it or got an "
+                         + "untrusted reply; its last \(skipped) cases were not run (errors; --max-crashes N sets the limit, 0 never gives up)")
+        }
         guard !quiet else { return report }
         let restarts = await subject.restarts()
         if restarts > 0 {
@@ -171,7 +206,7 @@ struct RunCommand: AsyncParsableCommand {
     var quiet = false
 
     func run() async throws {
-        for path in [json, junit, gate.sarif].compactMap({ $0 }) { try OutputFile.check(path) }
+        for path in [json, junit, gate.sarif, gate.writeExpected].compactMap({ $0 }) { try OutputFile.check(path) }
         let expected = try gate.expectedFailures()
         let (files, vectors) = try selection.load()
         if adapterOptions.hostileTrustStore && adapter == nil {
@@ -190,15 +225,25 @@ struct RunCommand: AsyncParsableCommand {
         if vectors.isEmpty {
             Console.note("nothing was tested: \(selection.emptyReason)")
         }
-        print(Reports.scorecard(report))
+        let verdict = expected?.check(report)
+        // Gated, the headline is the gate's: PASS when every finding is listed.
+        var headline: String? = nil
+        if let expected, let verdict {
+            headline = verdict.exitCode(graded: report.graded) == 0
+                ? "PASS (every finding is an expected failure of \(expected.path))" : "FAIL (against the expected failures of \(expected.path))"
+        }
+        print(Reports.scorecard(report, headline: headline))
         if let json { try OutputFile.write(Reports.json(report), to: json) }
         if let junit { try OutputFile.write(Reports.junit(report), to: junit) }
         if let sarif = gate.sarif {
             try OutputFile.write(SARIF.log([SARIF.Input(name: adapter == nil ? "reference" : report.subject, report: report)],
                                            files: files), to: sarif)
         }
-        guard let expected else { throw ExitCode(report.exitCode) }
-        let verdict = expected.check(report)
+        if let path = gate.writeExpected {
+            try OutputFile.write(ExpectedFailures.file(from: report), to: path)
+            Console.note("wrote \(report.cases.filter(\.grade.isFinding).count) findings to \(path) (an expected-failures file for --expected)")
+        }
+        guard let expected, let verdict else { throw ExitCode(report.exitCode) }
         print(verdict.lines(path: expected.path).joined(separator: "\n"))
         throw ExitCode(verdict.exitCode(graded: report.graded))
     }

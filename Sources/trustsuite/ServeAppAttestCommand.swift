@@ -1,4 +1,5 @@
 import AppAttest
+import AppAttestDevice
 import AppAttestExampleServer
 import ArgumentParser
 import Foundation
@@ -25,7 +26,7 @@ struct ServeAppAttestCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Address to listen on.")
     var host = "127.0.0.1"
 
-    @Option(name: .customLong("app-id"), help: "The App ID, TEAMID.bundle.id.")
+    @Option(name: .customLong("app-id"), help: "The App ID, TEAMID.bundle.id (refused otherwise).")
     var appId: String
 
     @Option(name: .long, help: "development or production.")
@@ -42,6 +43,7 @@ struct ServeAppAttestCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        guard AppID.isValid(appId) else { throw ValidationError("--app-id must be \(AppID.rule), got \"\(appId.prefix(100))\"") }
         guard state != "" else { throw ValidationError("--state must not be empty") }
     }
 

@@ -17,13 +17,15 @@ struct ServeDeviceCheckCommand: AsyncParsableCommand {
         discussion: """
             Requests need `Authorization: Bearer <ES256 JWT>` whose kid is a --key, whose iss is \
             --team and whose iat is within the last hour, as Apple's service does; else 401. \
-            Bodies and answers follow spec/app-attest.md (DeviceCheck two bits). Listens on \
+            Bodies and answers follow docs/models/app-attest.md (DeviceCheck two bits). Listens on \
             127.0.0.1 unless --host says otherwise; --port 0 picks a free port. Prints one line, \
             `listening on http://HOST:PORT`, once ready; stops on SIGINT or SIGTERM (requests still \
             running after --shutdown-grace are cut). Connections idle, sending headers or sending a body \
             for longer than their timeout are closed. With --state, the bits survive restarts: FILE holds \
             a snapshot and FILE.journal one line per acknowledged update (synced before the answer), \
-            folded into the snapshot as it grows. A --state that is not a regular file, or whose folder \
+            folded into the snapshot as it grows; the service holds a lock on FILE.lock while it runs, so a \
+            second service on the same --state refuses to start (exit 2; the kernel releases the lock when \
+            the service ends, however it ends). A --state that is not a regular file, or whose folder \
             does not exist, refuses the start.
             """
     )
@@ -88,14 +90,27 @@ struct ServeDeviceCheckCommand: AsyncParsableCommand {
             throw CLIError(error.description)
         }
         let host = host
+        // The port the service bound (with --port 0, not the 0 given), for the
+        // fail-stop line: a script running several services needs to know which stopped.
+        let bound = BoundPort(port)
         do {
             try await service.run { port in
+                bound.set(port)
                 FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
             }
         } catch {
-            throw CLIError("devicecheck service on \(host):\(port): \(error)")
+            throw CLIError("devicecheck service on \(host):\(bound.get()): \(error)")
         }
     }
+}
+
+/// The port a service reported once listening (set from the server's task).
+final class BoundPort: @unchecked Sendable {
+    private let lock = NSLock()
+    private var port: Int
+    init(_ port: Int) { self.port = port }
+    func set(_ value: Int) { lock.withLock { port = value } }
+    func get() -> Int { lock.withLock { port } }
 }
 
 struct DeveloperTokenCommand: AsyncParsableCommand {

@@ -24,10 +24,12 @@ enum CLI {
     }
 
     /// Runs `trustsuite arguments…` (or `executable arguments…`) with `stdin`
-    /// as standard input; kills it after `timeout` seconds.
-    static func run(_ arguments: [String], executable: URL? = nil, stdin: Data = Data(), timeout: TimeInterval = 60) throws -> Outcome {
+    /// as standard input, in `directory` when given; kills it after `timeout` seconds.
+    static func run(_ arguments: [String], executable: URL? = nil, stdin: Data = Data(), timeout: TimeInterval = 60,
+                    directory: URL? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = executable ?? binary
+        if let directory { process.currentDirectoryURL = directory }
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"

@@ -70,12 +70,21 @@ import TestSupport
 
     static let cases: [Case] = {
         let key = "BOWOXk6zukri6teVMHuZJ4cTbYNy4dfxrpLx2f6N+CztBq6tXqmD7Va2nHemYXqM1HLD0O1Y1lDHVKHpMpCZWh0="
+        let app = "ABCDE12345.org.example.app"
         var all: [[String]] = [
             // run / matrix / list
             ["run", "--family", ""], ["run", "--family", "\u{1}"], ["run", "--fixtures", missing, "--only"],
             ["run", "--fixtures", garbage, "--only"], ["run", "--timeout", huge, "--adapter", "cat"],
             ["run", "--timeout", "-0", "--adapter", "cat"], ["run", "--json", directory], ["run", "--junit", ""],
             ["run", "--adapter", ""], ["run", "--no-such-option"],
+            // issue 41: a --skip-flag no vector carries; negative numbers; --max-crashes; --write-expected.
+            ["run", "--family", "cbor", "--skip-flag", "ClockTolerence"], ["run", "--timeout", "-5", "--adapter", "cat"],
+            ["run", "--max-crashes", "-1", "--adapter", "cat"], ["run", "--max-crashes", huge, "--adapter", "cat"],
+            ["run", "--write-expected", directory], ["run", "--write-expected", ""],
+            ["matrix", "--family", "cbor", "--skip-flag", "Nope", "--json", missing + ".json"],
+            // issue 41: no adapter could start; a bad --baseline, refused before anything runs.
+            ["matrix", "--family", "cbor", "--adapter", "broken=exec /nonexistent/trustsuite-adapter", "--json", missing + ".json"],
+            ["matrix", "--family", "cbor", "--baseline", garbage, "--json", missing + ".json"],
             ["matrix"], ["matrix", "--adapter", "noequals", "--json", missing + ".json"],
             ["matrix", "--adapter", "=cat", "--json", missing + ".json"], ["matrix", "--markdown", directory],
             ["matrix", "--adapter", "reference=cat", "--json", missing + ".json"], ["matrix", "--timeout", "inf", "--json", missing],
@@ -123,6 +132,13 @@ import TestSupport
             ["device", "assert", "--state", missing, "--key-id", key, "--client-data", garbage],
             ["device", "assert", "--state", directory, "--key-id", key, "--client-data", missing],
             ["device", "devicecheck-token", "--state", missing], ["device", "devicecheck-token", "--state", ""],
+            // issue 41: a missing parent is refused (not created), a file where the parent belongs too,
+            // and Foundation's errors come out as one line with the system's reason.
+            ["device", "init", "--state", missing + "/nested/phone", "--app-id", "ABCDE12345.org.example.app", "--environment", "production"],
+            ["device", "init", "--state", garbage + "/phone", "--app-id", "ABCDE12345.org.example.app", "--environment", "production"],
+            ["device", "init", "--state", "/proc/trustsuite-hostile-phone", "--app-id", "ABCDE12345.org.example.app",
+             "--environment", "production"],
+            ["generate", "app-attest", "--out", garbage + "/vectors"], ["generate", "app-attest", "--out", "/proc/trustsuite-hostile"],
             // serve (each refused before it listens)
             ["serve", "devicecheck", "--port", huge, "--team", "T", "--key", "K=" + garbage],
             ["serve", "devicecheck", "--port", "-1", "--team", "T", "--key", "K=" + garbage],
@@ -151,11 +167,14 @@ import TestSupport
             ["serve", "devicecheck", "--port", "0", "--team", "T", "--key", "K=" + garbage, "--state", ""],
             ["probe", "appattest"], ["probe", "appattest", "--config", missing], ["probe", "appattest", "--config", garbage],
             ["probe", "appattest", "--config", garbage, "--only", ""], ["probe", "appattest", "--config", ""],
-            ["serve", "appattest", "--port", huge, "--app-id", "A", "--environment", "development"],
-            ["serve", "appattest", "--port", "0", "--app-id", "A", "--environment", "staging"],
-            ["serve", "appattest", "--port", "0", "--app-id", "A", "--environment", "development", "--anchor", garbage],
-            ["serve", "appattest", "--port", "0", "--app-id", "A", "--environment", "development", "--anchor", missing],
-            ["serve", "appattest", "--port", "0", "--app-id", "A", "--environment", "development", "--anchor", garbage, "--state", ""],
+            ["serve", "appattest", "--port", huge, "--app-id", app, "--environment", "development"],
+            ["serve", "appattest", "--port", "0", "--app-id", app, "--environment", "staging"],
+            ["serve", "appattest", "--port", "0", "--app-id", app, "--environment", "development", "--anchor", garbage],
+            ["serve", "appattest", "--port", "0", "--app-id", app, "--environment", "development", "--anchor", missing],
+            ["serve", "appattest", "--port", "0", "--app-id", app, "--environment", "development", "--anchor", garbage, "--state", ""],
+            // issue 41: an App ID that is not TEAMID.bundle.id is refused before the server listens.
+            ["serve", "appattest", "--port", "0", "--app-id", "A", "--environment", "development"],
+            ["serve", "appattest", "--port", "0", "--app-id", "abcde12345.org.example", "--environment", "development"],
             ["serve", "devicecheck", "--port", "0", "--team", "T", "--key", "K=" + garbage, "--idle-timeout", "0"],
             ["serve", "devicecheck", "--port", "0", "--team", "T", "--key", "K=" + garbage, "--header-timeout", "nan"],
             ["serve", "devicecheck", "--port", "0", "--team", "T", "--key", "K=" + garbage, "--body-timeout", "-1"],

@@ -48,6 +48,42 @@ import TrustSuiteSupport
         #expect(accepted[1] >= 15, "the system-store verifier was not caught: \(accepted[1]) anchors-removed vectors accepted")
     }
 
+    /// The host trust store's own group (issue 43), run alone: the hostile
+    /// store made from it holds its CA's root (named by its anchored
+    /// vectors only), so the system-store verifier accepts every refused
+    /// vector of the group under `--hostile-trust-store` and none without;
+    /// the reference passes the group either way.
+    @Test(.enabled(if: Locations.adapterPython != nil, Comment(rawValue: Locations.adapterPythonMissingReason)))
+    func theHostStoreGroupStandsOnItsOwn() throws {
+        let python = try #require(Locations.adapterPython)
+        let folder = try CLI.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var file = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.attestations))) as? [String: Any])
+        let group = try #require((file["testGroups"] as? [[String: Any]])?.last)
+        let tests = try #require(group["tests"] as? [[String: Any]])
+        #expect(tests.allSatisfy { ($0["flags"] as? [String])?.contains("HostTrustStore") == true }, "the last group is not the host-store group")
+        file["testGroups"] = [group]
+        file["numberOfTests"] = tests.count
+        let alone = folder.appendingPathComponent("host-store.json")
+        try JSONSerialization.data(withJSONObject: file).write(to: alone)
+        let command = "\(python) \(Self.adapter("system_store_adapter.py"))"
+        var caught: [[String]] = []
+        for hostile in [false, true] {
+            let json = folder.appendingPathComponent("run-\(hostile).json")
+            let outcome = try CLI.run(["run", "--only", "--fixtures", alone.path, "--quiet", "--adapter", command, "--json", json.path]
+                                      + (hostile ? ["--hostile-trust-store"] : []), timeout: 120)
+            #expect(outcome.status == 1, "\(outcome)")
+            let cases = try Self.cases(json)
+            #expect(cases.count == 6)
+            caught.append(cases.filter { $0["acceptedInvalid"]?.boolValue == true }.compactMap { $0["id"]?.stringValue }.sorted())
+        }
+        #expect(caught[0] == [], "accepted without the hostile store: the host's own store trusts the host-store CA")
+        #expect(caught[1] == ["attestation-anchors-removed-host-store::development", "attestation-anchors-removed-host-store::production",
+                              "attestation-host-store::development-other-anchor", "attestation-host-store::production-other-anchor"])
+        let reference = try CLI.run(["run", "--only", "--fixtures", alone.path, "--quiet"])
+        #expect(reference.status == 0, "\(reference)")
+    }
+
     @Test(.enabled(if: Locations.adapterPython != nil, Comment(rawValue: Locations.adapterPythonMissingReason)))
     func matrixSetsTheHostileStoreForItsAdapters() throws {
         let python = try #require(Locations.adapterPython)

@@ -61,6 +61,10 @@ import TestSupport
         ("app-attest-attestation: categories of the wrong type",
          file(family: "app-attest-attestation", notes: #"{"LaunchPolicy": "p"}"#,
               test: #""flags": ["LaunchPolicy"], "input": {"allowedValidationCategories": "1"}, "result": "invalid", "error": "malformedAttestationObject""#), true),
+        ("app-attest-assertion: a code-directory hash of 31 bytes",
+         file(family: "app-attest-assertion", notes: #"{"LaunchPolicy": "p", "CodeDirectoryHashPolicy": "h"}"#,
+              test: #""flags": ["LaunchPolicy", "CodeDirectoryHashPolicy"], "input": {"allowedCodeDirectoryHashes": [""#
+                  + String(repeating: "ab", count: 31) + #""]}, "result": "invalid", "error": "codeDirectoryHashNotAllowed""#), true),
         ("devicecheck: steps of the wrong type", file(family: "devicecheck", test: #""input": {"steps": "query"}, "result": "valid""#), true),
         ("la-right: unknown step field", file(family: "la-right", test: #""input": {"requirement": "default", "steps": [{"op": "save", "identifer": "r"}]}, "result": "valid""#), true),
         ("cbor: cborHex of the wrong type", file(test: #""input": {"cborHex": 0}, "result": "valid""#), true),

@@ -96,11 +96,11 @@ import Testing
     }
 
     /// An assertion vector with `policy` spliced into its input and `flags` as given.
-    static func policy(_ policy: String, flags: String = #"["LaunchPolicy"]"#, family: String = "app-attest-assertion") -> Data {
+    static func policy(_ policy: String, flags: String = #"["LaunchPolicy"]"#, family: String = "app-attest-assertion",
+                       notes: String = #"{"LaunchPolicy": {"bugType": "FUNCTIONALITY", "description": "a launch policy"}}"#) -> Data {
         file(tests: #"{"tcId": 1, "id": "x::a", "flags": "# + flags + #", "input": {"assertion": "oA==", "clientData": "oA==", "#
              + #""publicKey": "oA==", "appId": "A.b", "previousCounter": 0"# + policy
-             + #"}, "result": "invalid", "error": "malformedAssertion"}"#, family: family,
-             notes: #"{"LaunchPolicy": {"bugType": "FUNCTIONALITY", "description": "a launch policy"}}"#)
+             + #"}, "result": "invalid", "error": "malformedAssertion"}"#, family: family, notes: notes)
     }
 
     @Test func acceptsALaunchPolicyWithItsFlag() throws {
@@ -124,6 +124,41 @@ import Testing
         ("input.missingLaunchData: unknown field", one("app-attest-receipt", #"{"receipt": "oA==", "validationTime": "2026-01-15T12:00:00Z", "missingLaunchData": "allow"}"#)),
     ])
     func rejectsMalformedLaunchPolicies(_ expected: String, _ data: Data) {
+        Self.expectRejection(expected, data)
+    }
+
+    static let hash32 = String(repeating: "ab", count: 32), hash20 = String(repeating: "cd", count: 20)
+    static let bothFlags = #"["LaunchPolicy", "CodeDirectoryHashPolicy"]"#
+    static let bothNotes = #"{"LaunchPolicy": "a launch policy", "CodeDirectoryHashPolicy": "an allowlist of code-directory hashes"}"#
+
+    /// docs/models/app-attest.md, macOS 27: the allowlist input, hex entries of 32 or 20 bytes, with both flags.
+    @Test(arguments: ["app-attest-assertion", "app-attest-attestation"])
+    func acceptsACodeDirectoryHashAllowlistWithItsFlags(_ family: String) throws {
+        let input = family == "app-attest-assertion" ? "" : #", "attestationObject": "oA==", "keyId": "oA==", "clientDataHash": "oA==", "environment": "production", "validationTime": "2026-01-15T12:00:00Z""#
+        let data = family == "app-attest-assertion"
+            ? Self.policy(#", "allowedCodeDirectoryHashes": [""# + Self.hash32 + #"", ""# + Self.hash20 + #""]"#, flags: Self.bothFlags,
+                          notes: Self.bothNotes)
+            : Self.file(tests: #"{"tcId": 1, "id": "x::a", "flags": "# + Self.bothFlags + #", "input": {"appId": "A.b""# + input
+                        + #", "allowedCodeDirectoryHashes": [""# + Self.hash32 + #""]}, "result": "invalid", "error": "malformedAttestationObject"}"#,
+                        family: family, notes: Self.bothNotes)
+        let loaded = try VectorLoader.parse(data, path: "p.json")
+        #expect(loaded.vectors.first?.input["allowedCodeDirectoryHashes"]?.arrayValue?.count == (family == "app-attest-assertion" ? 2 : 1))
+    }
+
+    @Test(arguments: [
+        ("allowedCodeDirectoryHashes[0]: must be hex", policy(#", "allowedCodeDirectoryHashes": ["zz"]"#, flags: bothFlags, notes: bothNotes)),
+        ("input.allowedCodeDirectoryHashes: must be a list", policy(#", "allowedCodeDirectoryHashes": ""# + hash32 + #"""#, flags: bothFlags, notes: bothNotes)),
+        ("allowedCodeDirectoryHashes[1] has 31 bytes, not 32 or 20",
+         policy(#", "allowedCodeDirectoryHashes": [""# + hash32 + #"", ""# + String(repeating: "ab", count: 31) + #""]"#, flags: bothFlags, notes: bothNotes)),
+        ("allowedCodeDirectoryHashes[0] has 0 bytes, not 32 or 20", policy(#", "allowedCodeDirectoryHashes": [""]"#, flags: bothFlags, notes: bothNotes)),
+        ("allowedCodeDirectoryHashes without the flag CodeDirectoryHashPolicy", policy(#", "allowedCodeDirectoryHashes": [""# + hash32 + #""]"#, notes: bothNotes)),
+        ("launch-policy input without the flag LaunchPolicy",
+         policy(#", "allowedCodeDirectoryHashes": [""# + hash32 + #""]"#, flags: #"["CodeDirectoryHashPolicy"]"#, notes: bothNotes)),
+        ("flag CodeDirectoryHashPolicy without allowedCodeDirectoryHashes", policy(#", "missingLaunchData": "allow""#, flags: bothFlags, notes: bothNotes)),
+        ("input.allowedCodeDirectoryHashes: unknown field",
+         one("app-attest-receipt", #"{"receipt": "oA==", "validationTime": "2026-01-15T12:00:00Z", "allowedCodeDirectoryHashes": []}"#)),
+    ])
+    func rejectsMalformedCodeDirectoryHashAllowlists(_ expected: String, _ data: Data) {
         Self.expectRejection(expected, data)
     }
 

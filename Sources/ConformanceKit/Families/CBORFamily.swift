@@ -1,6 +1,6 @@
 import TrustSuiteSupport
 
-/// `cbor` (spec/vectors.md; spec/cbor.md): decode `cborHex` in `mode`,
+/// `cbor` (docs/vectors.md; docs/models/cbor.md): decode `cborHex` in `mode`,
 /// with tag validity when `tagValidity` is true.
 public enum CBORFamily: FamilyContract {
     public static var family: Family { .cbor }

@@ -1,6 +1,6 @@
 import TrustSuiteSupport
 
-/// `devicecheck` (spec/vectors.md): a trace of requests against one fresh
+/// `devicecheck` (docs/vectors.md): a trace of requests against one fresh
 /// DeviceCheck server; each step answers `{status, body}`.
 public enum DeviceCheckFamily: FamilyContract {
     public static var family: Family { .devicecheck }

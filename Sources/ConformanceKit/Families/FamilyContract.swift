@@ -1,7 +1,7 @@
 import Foundation
 import TrustSuiteSupport
 
-/// The typed contract of one family (spec/vectors.md, "Inputs per family"
+/// The typed contract of one family (docs/vectors.md, "Inputs per family"
 /// and "Shapes of the model families"): the input a vector gives, read
 /// strictly by ``StrictJSONDecoder`` (a field the family does not define, a
 /// value of the wrong JSON type or an op outside the vocabulary is an error
@@ -67,7 +67,7 @@ public struct DeviceShape: Decodable, Sendable, Hashable {
     public var companion: Bool?
 }
 
-/// What happened to the device (spec/vectors.md, keychain-acl `events`).
+/// What happened to the device (docs/vectors.md, keychain-acl `events`).
 public enum DeviceEventName: String, StrictVocabulary {
     case lock, unlock, reboot, passcodeRemoved, passcodeSet, biometryEnrollmentChanged, biometryLockout, restoredToNewDevice
 }
@@ -75,7 +75,7 @@ public enum DeviceEventName: String, StrictVocabulary {
 /// What the simulated user does when asked (keychain-flow, la-right).
 public enum UserName: String, StrictVocabulary { case biometry, passcode, fail, cancel }
 
-/// A keychain operation (spec/access-control.md).
+/// A keychain operation (docs/models/keychain-acl.md).
 public enum KeychainOperationName: String, StrictVocabulary {
     case createItem, useItem, createKey, useKeySign, useKeyDecrypt, useKeyKeyExchange, deleteItem
 }
@@ -88,7 +88,7 @@ public protocol TraceStep: Decodable, Sendable {
 }
 
 enum Trace {
-    /// The trace rule of spec/vectors.md: a trace with `expect` has an
+    /// The trace rule of docs/vectors.md: a trace with `expect` has an
     /// `output.steps` of the same length, and each `expect` equals its step's answer.
     static func problem<Step: TraceStep>(_ steps: [Step], output: [Step.StepAnswer]?) -> String? {
         guard steps.contains(where: { $0.expect != nil }) else { return nil }

@@ -1,7 +1,7 @@
 import TrustSuiteSupport
 
-/// `keychain-acl` (spec/vectors.md, "Shapes of the model families";
-/// spec/access-control.md): create an access control, let events happen,
+/// `keychain-acl` (docs/vectors.md, "Shapes of the model families";
+/// docs/models/keychain-acl.md): create an access control, let events happen,
 /// perform one operation with the given evidence.
 public enum KeychainACLFamily: FamilyContract {
     public static var family: Family { .keychainACL }
@@ -9,7 +9,7 @@ public enum KeychainACLFamily: FamilyContract {
     public struct Input: Decodable, Sendable {
         /// A short (`ak` …) or long (`whenUnlocked` …) name; absent: `ak`.
         public var protection: String?
-        /// Flag names of spec/access-control.md, `or`/`and` included.
+        /// Flag names of docs/models/keychain-acl.md, `or`/`and` included.
         public var flags: [String]?
         public var synchronizable: Bool?
         /// The state at creation.

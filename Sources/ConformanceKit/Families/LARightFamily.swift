@@ -1,6 +1,6 @@
 import TrustSuiteSupport
 
-/// `la-right` (spec/vectors.md; spec/local-authorization.md): a trace on one
+/// `la-right` (docs/vectors.md; docs/traces.md, la-right): a trace on one
 /// current right (plain or persisted); each step answers the right's state
 /// and the error, if any.
 public enum LARightFamily: FamilyContract {

@@ -1,6 +1,6 @@
 import TrustSuiteSupport
 
-/// `app-attest-receipt` (spec/vectors.md; spec/app-attest.md, receipts).
+/// `app-attest-receipt` (docs/vectors.md; docs/models/app-attest.md, receipts).
 public enum ReceiptFamily: FamilyContract {
     public static var family: Family { .appAttestReceipt }
 
