@@ -185,9 +185,11 @@ let package = Package(
         // Vector model, runner and reports: imports no reference module.
         // prctl(PR_SET_CHILD_SUBREAPER) for the adapter runner (prctl is variadic: not importable).
         .target(name: "CProcessControl"),
-        .target(name: "ConformanceKit", dependencies: [
-            "CProcessControl", "TrustSuiteSupport", .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "ConformanceKit",
+            dependencies: [
+                "CProcessControl", "TrustSuiteSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // The vector files as SwiftPM resources (Bundle.module), and the library that grades with them.
         .target(
             name: "TrustSuiteVectors", path: "Fixtures",
@@ -198,12 +200,14 @@ let package = Package(
         ),
         .target(name: "TrustSuiteTesting", dependencies: ["ConformanceKit", "TrustSuiteSupport", "TrustSuiteVectors"]),
         // Adapts each reference module to ConformanceKit's Subject protocol.
-        .target(name: "ReferenceSubjects", dependencies: [
-            "ConformanceKit", "TrustSuiteSupport", "StrictCBOR", "AppAttest", "KeychainAccessControl", "KeychainModel",
-            "LocalAuthorization",
-            .product(name: "X509", package: "swift-certificates"),
-            .product(name: "SwiftASN1", package: "swift-asn1"),
-        ]),
+        .target(
+            name: "ReferenceSubjects",
+            dependencies: [
+                "ConformanceKit", "TrustSuiteSupport", "StrictCBOR", "AppAttest", "KeychainAccessControl", "KeychainModel",
+                "LocalAuthorization",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]),
         // Fuzz oracles: called by the libFuzzer harnesses in Fuzz/ and by the replay tests.
         .target(
             name: "FuzzTargets",
@@ -229,8 +233,9 @@ let package = Package(
         ),
         // The simulation control over KeychainModel's engine (docs/apple-api.md).
         .target(name: "SecuritySimulation", dependencies: ["KeychainModel", "KeychainAccessControl", "LocalAuthorization"]),
-        .target(name: "TestSupport", dependencies: ["ConformanceKit", "TrustSuiteSupport", "AppAttest", "StrictCBOR"],
-                path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["ConformanceKit", "TrustSuiteSupport", "AppAttest", "StrictCBOR"],
+            path: "Tests/TestSupport"),
         // Test-only: StrictCBOR frozen before issue 30's speed work, the
         // oracle of FrozenDecoderDifferentialTests (see its README).
         .target(name: "StrictCBORFrozen", path: "Tests/StrictCBORFrozen", exclude: ["README.md"]),
@@ -269,10 +274,12 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
-        .testTarget(name: "ReferenceSubjectsTests", dependencies: [
-            "ReferenceSubjects", "ConformanceKit", "TrustSuiteSupport", "TestSupport", "AppAttest", "StrictCBOR",
-            "KeychainAccessControl", "KeychainModel", "LocalAuthorization",
-        ]),
+        .testTarget(
+            name: "ReferenceSubjectsTests",
+            dependencies: [
+                "ReferenceSubjects", "ConformanceKit", "TrustSuiteSupport", "TestSupport", "AppAttest", "StrictCBOR",
+                "KeychainAccessControl", "KeychainModel", "LocalAuthorization",
+            ]),
         .testTarget(
             name: "FuzzTargetsTests",
             dependencies: [
@@ -301,11 +308,13 @@ let package = Package(
             ]
         ),
         // Runs the built `trustsuite` binary as a user does (input forms, hostile arguments).
-        .testTarget(name: "CLITests", dependencies: [
-            "trustsuite", "TestSupport", "ConformanceKit", "TrustSuiteSupport", "ReferenceSubjects",
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "JWTKit", package: "jwt-kit"),
-        ]),
+        .testTarget(
+            name: "CLITests",
+            dependencies: [
+                "trustsuite", "TestSupport", "ConformanceKit", "TrustSuiteSupport", "ReferenceSubjects",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -317,30 +326,41 @@ package.targets += [
     // would be found if it were built first. Building X509 first keeps it
     // from ever seeing this module (SecCertificate also exists here, so a
     // stale build still compiles).
-    .target(name: "Security", dependencies: [
-        "SecuritySimulation", "KeychainModel", "KeychainAccessControl", .product(name: "X509", package: "swift-certificates"),
-    ]),
-    .target(name: "LocalAuthentication", dependencies: [
-        "Security", "SecuritySimulation", "KeychainModel", "KeychainAccessControl", "LocalAuthorization",
-    ]),
+    .target(
+        name: "Security",
+        dependencies: [
+            "SecuritySimulation", "KeychainModel", "KeychainAccessControl", .product(name: "X509", package: "swift-certificates"),
+        ]),
+    .target(
+        name: "LocalAuthentication",
+        dependencies: [
+            "Security", "SecuritySimulation", "KeychainModel", "KeychainAccessControl", "LocalAuthorization",
+        ]),
     // The apple-api trace driver, written against Apple's API only (docs/apple-api.md).
-    .target(name: "AppleAPIDriver", dependencies: [
-        "Security", "LocalAuthentication", "SecuritySimulation", "KeychainModel", "KeychainAccessControl",
-    ]),
+    .target(
+        name: "AppleAPIDriver",
+        dependencies: [
+            "Security", "LocalAuthentication", "SecuritySimulation", "KeychainModel", "KeychainAccessControl",
+        ]),
     // The driver as an adapter binary (the same source is an adapter for Apple's own frameworks).
     .executableTarget(name: "AppleAPIAdapter", dependencies: ["AppleAPIDriver", "SecuritySimulation"]),
     // The example of the user's job: a keychain layer in Apple's style, and its tests on the simulation.
     .target(name: "TokenStore", dependencies: ["Security", "LocalAuthentication"], path: "Examples/TokenStore/Sources/TokenStore"),
-    .testTarget(name: "TokenStoreTests", dependencies: [
-        "TokenStore", "SecuritySimulation", .product(name: "Crypto", package: "swift-crypto"),
-    ], path: "Examples/TokenStore/Tests/TokenStoreTests"),
+    .testTarget(
+        name: "TokenStoreTests",
+        dependencies: [
+            "TokenStore", "SecuritySimulation", .product(name: "Crypto", package: "swift-crypto"),
+        ], path: "Examples/TokenStore/Tests/TokenStoreTests"),
     // Apple-SDK code in every pattern of docs/apple-api.md, compiled in Swift 6 mode…
-    .testTarget(name: "AppleAPITests", dependencies: [
-        "Security", "LocalAuthentication", "SecuritySimulation", "KeychainModel", "KeychainAccessControl",
-    ]),
+    .testTarget(
+        name: "AppleAPITests",
+        dependencies: [
+            "Security", "LocalAuthentication", "SecuritySimulation", "KeychainModel", "KeychainAccessControl",
+        ]),
     // …and in Swift 5 mode: a regression in compatibility fails the build.
-    .testTarget(name: "AppleAPISwift5Tests", dependencies: ["Security", "LocalAuthentication"],
-                swiftSettings: [.swiftLanguageMode(.v5)]),
+    .testTarget(
+        name: "AppleAPISwift5Tests", dependencies: ["Security", "LocalAuthentication"],
+        swiftSettings: [.swiftLanguageMode(.v5)]),
 ]
 for target in package.targets where target.name == "ReferenceSubjects" {
     target.dependencies += ["AppleAPIDriver", "SecuritySimulation"]
@@ -365,10 +385,11 @@ package.targets += [
 let warningsAsErrors = environment["TRUSTSUITE_WARNINGS_AS_ERRORS"] == "1"
 // AppleAPISwift5Tests stands for third-party code as its authors wrote it: none of these.
 for target in package.targets where target.type != .system && target.name != "AppleAPISwift5Tests" {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .enableUpcomingFeature("ExistentialAny"),
-        .enableUpcomingFeature("MemberImportVisibility"),
-    ] + (warningsAsErrors ? [.unsafeFlags(["-warnings-as-errors"])] : [])
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+        ] + (warningsAsErrors ? [.unsafeFlags(["-warnings-as-errors"])] : [])
 }
 
 if withLibCBOR {

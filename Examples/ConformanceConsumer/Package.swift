@@ -9,7 +9,7 @@ let package = Package(
     name: "ConformanceConsumer",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "TrustSuite", path: "../.."),
+        .package(name: "TrustSuite", path: "../..")
     ],
     targets: [
         .target(name: "UIntDecoder"),

@@ -49,10 +49,11 @@ public enum AppleCertificateExtensions {
     /// name, [1] { BOOLEAN } } } } } }`: the version and `name: value` pairs.
     static func flagList(_ root: ASN1Node) -> [String]? {
         guard root.identifier == .sequence, let tagged = only(children(root)),
-              tagged.identifier == ASN1Identifier(tagWithNumber: 3, tagClass: .contextSpecific),
-              let octets = only(children(tagged)), octets.identifier == .octetString, case .primitive(let bytes) = octets.content,
-              let inner = try? DER.parse(Array(bytes)), let parts = children(inner), parts.count == 2,
-              let version = text(parts[0]), let entries = children(parts[1]) else { return nil }
+            tagged.identifier == ASN1Identifier(tagWithNumber: 3, tagClass: .contextSpecific),
+            let octets = only(children(tagged)), octets.identifier == .octetString, case .primitive(let bytes) = octets.content,
+            let inner = try? DER.parse(Array(bytes)), let parts = children(inner), parts.count == 2,
+            let version = text(parts[0]), let entries = children(parts[1])
+        else { return nil }
         var pairs: [String] = []
         for entry in entries {
             guard let fields = children(entry), fields.count == 2, let name = text(fields[0]) else { return nil }

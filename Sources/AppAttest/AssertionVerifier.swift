@@ -38,10 +38,12 @@ public struct Assertion: Sendable, Hashable {
             throw AppAttestError(.malformedAssertion, "CBOR: \(error)")
         }
         guard let entries = root.mapValue, entries.count == 2,
-              let signature = root["signature"]?.byteSlice,
-              let authData = root["authenticatorData"]?.byteSlice else {
-            throw AppAttestError(.malformedAssertion,
-                                 "assertion must be {\"signature\": bytes, \"authenticatorData\": bytes}")
+            let signature = root["signature"]?.byteSlice,
+            let authData = root["authenticatorData"]?.byteSlice
+        else {
+            throw AppAttestError(
+                .malformedAssertion,
+                "assertion must be {\"signature\": bytes, \"authenticatorData\": bytes}")
         }
         self.signature = Array(signature)
         self.authenticatorData = try AuthenticatorData(bytes: Array(authData), layout: .assertion)
@@ -60,7 +62,8 @@ public enum ES256 {
     /// The same with a raw `r ‖ s` (IEEE P1363) signature.
     public static func verify(rawSignature: [UInt8], message: [UInt8], publicKey: P256.Signing.PublicKey) -> Bool {
         guard rawSignature.count == 64,
-              let signature = try? P256.Signing.ECDSASignature(rawRepresentation: rawSignature) else { return false }
+            let signature = try? P256.Signing.ECDSASignature(rawRepresentation: rawSignature)
+        else { return false }
         return publicKey.isValidSignature(signature, for: message)
     }
 
@@ -84,8 +87,10 @@ public struct AssertionVerifier: Sendable {
     /// The launch policy applied after the assertion steps (nil: none).
     public let launchPolicy: LaunchPolicy?
 
-    public init(appId: String, launchPolicy: LaunchPolicy? = nil,
-                challengeCheck: @escaping @Sendable ([UInt8]) -> Bool = { _ in true }) {
+    public init(
+        appId: String, launchPolicy: LaunchPolicy? = nil,
+        challengeCheck: @escaping @Sendable ([UInt8]) -> Bool = { _ in true }
+    ) {
         self.appId = appId
         self.launchPolicy = launchPolicy
         self.challengeCheck = challengeCheck
@@ -111,8 +116,9 @@ public struct AssertionVerifier: Sendable {
         }
         // Step 5: the counter increases strictly.
         guard authData.signCount > previousCounter else {
-            throw AppAttestError(.counterNotIncreasing,
-                                 "counter \(authData.signCount) is not greater than the stored \(previousCounter)")
+            throw AppAttestError(
+                .counterNotIncreasing,
+                "counter \(authData.signCount) is not greater than the stored \(previousCounter)")
         }
         // Step 6: the application's challenge check.
         guard challengeCheck(clientData) else {

@@ -53,8 +53,10 @@ public struct VerifiedAttestation: Sendable {
     /// The map's `apple_*` launch data (validation category, bundle version), if any.
     public var launchData: LaunchData? { authenticatorData.launchData }
 
-    fileprivate init(publicKey: [UInt8], receipt: [UInt8], receiptStatus: ReceiptStatus, authenticatorData: AuthenticatorData,
-                     certificate: Certificate) {
+    fileprivate init(
+        publicKey: [UInt8], receipt: [UInt8], receiptStatus: ReceiptStatus, authenticatorData: AuthenticatorData,
+        certificate: Certificate
+    ) {
         self.publicKey = publicKey
         self.receipt = receipt
         self.receiptStatus = receiptStatus
@@ -90,9 +92,11 @@ public struct AttestationVerifier: Sendable {
     ///   - requireReceipt: make the receipt's error the attestation's.
     ///   - receiptClockSkew: default ``ReceiptVerifier/defaultClockSkew``.
     ///   - launchPolicy: categories, minimum bundle version and missing-data rule to enforce.
-    public init(appId: String, environment: AppAttestEnvironment, trustAnchors: [Certificate]? = nil,
-                receiptAnchors: [Certificate]? = nil, requireReceipt: Bool = false,
-                receiptClockSkew: TimeInterval = ReceiptVerifier.defaultClockSkew, launchPolicy: LaunchPolicy? = nil) throws {
+    public init(
+        appId: String, environment: AppAttestEnvironment, trustAnchors: [Certificate]? = nil,
+        receiptAnchors: [Certificate]? = nil, requireReceipt: Bool = false,
+        receiptClockSkew: TimeInterval = ReceiptVerifier.defaultClockSkew, launchPolicy: LaunchPolicy? = nil
+    ) throws {
         self.appId = appId
         self.environment = environment
         self.trustAnchors = try trustAnchors ?? [AppleRoots.appAttestationRoot]
@@ -164,8 +168,9 @@ public struct AttestationVerifier: Sendable {
         // decides the verdict only when required.
         let receiptStatus = await receiptStatus(object, at: time)
         if requireReceipt, case .failed(let error) = receiptStatus { throw error }
-        return VerifiedAttestation(publicKey: publicKey, receipt: object.receipt, receiptStatus: receiptStatus,
-                                   authenticatorData: authData, certificate: leaf)
+        return VerifiedAttestation(
+            publicKey: publicKey, receipt: object.receipt, receiptStatus: receiptStatus,
+            authenticatorData: authData, certificate: leaf)
     }
 
     /// The embedded receipt against the receipt anchors: type ATTEST, the
@@ -186,7 +191,9 @@ public struct AttestationVerifier: Sendable {
     /// configured anchors are trusted: a root inside x5c is ignored.
     static func validateChain(_ ders: [[UInt8]], anchors: [Certificate], at time: Date) async throws(AppAttestError) -> Certificate {
         guard ders.count >= 2 else {
-            throw AppAttestError(.missingCertificates, "x5c holds \(ders.count) certificate(s); the credential certificate and the intermediate are required")
+            throw AppAttestError(
+                .missingCertificates, "x5c holds \(ders.count) certificate(s); the credential certificate and the intermediate are required"
+            )
         }
         guard ders.count == 2 else {
             throw AppAttestError(.certificateChainInvalid, "x5c holds \(ders.count) certificates; App Attest sends exactly two")

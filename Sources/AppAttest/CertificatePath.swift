@@ -73,7 +73,8 @@ package enum CertificatePath {
     static func checkStructure(_ root: ASN1Node) throws {
         try checkConstruction(root)
         guard case .constructed(let top) = root.content, let tbs = top.first(where: { _ in true }),
-              case .constructed(let fields) = tbs.content else { throw StructureError(description: "no TBSCertificate") }
+            case .constructed(let fields) = tbs.content
+        else { throw StructureError(description: "no TBSCertificate") }
         // RFC 5280 §4.1.1.2: the signature algorithm inside the TBS is the
         // one outside it (swift-certificates does not compare them; found by
         // FuzzX509Differential).
@@ -85,14 +86,16 @@ package enum CertificatePath {
         // The Names among the TBS fields: SEQUENCEs whose elements are SETs.
         for field in fields where field.identifier == .sequence {
             guard case .constructed(let rdns) = field.content, rdns.contains(where: { _ in true }),
-                  rdns.allSatisfy({ $0.identifier == .set }) else { continue }
+                rdns.allSatisfy({ $0.identifier == .set })
+            else { continue }
             for rdn in rdns {
                 guard case .constructed(let attributes) = rdn.content else { continue }
                 for attribute in attributes {
                     guard case .constructed(let parts) = attribute.content else { continue }
                     for value in parts.dropFirst() {
                         guard value.identifier.tagClass == .universal, nameStringTags.contains(value.identifier.tagNumber),
-                              case .primitive(let bytes) = value.content else {
+                            case .primitive(let bytes) = value.content
+                        else {
                             throw StructureError(description: "a name holds a \(value.identifier), not a string")
                         }
                         guard stringIsWellFormed(value.identifier, bytes) else {
@@ -174,7 +177,8 @@ package enum CertificatePath {
     /// of a signature check) to convert the point back to affine form.
     package static func keyPin(_ certificate: Certificate) -> [UInt8]? {
         guard let tbs = try? DER.parse(certificate.tbsCertificateBytes),
-              case .constructed(let fields) = tbs.content else { return nil }
+            case .constructed(let fields) = tbs.content
+        else { return nil }
         // TBSCertificate: [0] version (optional), serialNumber, signature,
         // issuer, validity, subject, subjectPublicKeyInfo, …
         var remaining = Array(fields)
@@ -190,8 +194,10 @@ package enum CertificatePath {
     /// checked), with at most `maxLength` certificates, counted up to
     /// `limit`. Bounds the work path building may do before it starts:
     /// certificate authorities that all sign each other make it exponential.
-    package static func candidatePaths(from leaf: Certificate, intermediates: [Certificate], anchors: [Certificate],
-                               maxLength: Int, limit: Int) -> Int {
+    package static func candidatePaths(
+        from leaf: Certificate, intermediates: [Certificate], anchors: [Certificate],
+        maxLength: Int, limit: Int
+    ) -> Int {
         var count = 0
         // Depth-first over (certificate, intermediates used), bounded by
         // maxLength and stopped at limit; an explicit stack, no recursion.

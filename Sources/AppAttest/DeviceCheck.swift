@@ -94,7 +94,8 @@ public struct DeviceCheckServer: Sendable {
     ) -> Response {
         guard authorized else { return Response(status: 401, body: .text(Message.unauthorized)) }
         guard case .string(let token)? = request["device_token"], !token.isEmpty, token.utf8.count <= Self.maxTokenLength,
-              let tokenBytes = Data(base64Encoded: token), !tokenBytes.isEmpty else {
+            let tokenBytes = Data(base64Encoded: token), !tokenBytes.isEmpty
+        else {
             return Response(status: 400, body: .text(Message.badToken))
         }
         guard case .string(let transaction)? = request["transaction_id"], !transaction.isEmpty else {
@@ -106,7 +107,8 @@ public struct DeviceCheckServer: Sendable {
         default: return Response(status: 400, body: .text(Message.badTimestamp))
         }
         // The device is what the token identifies; the state is per team.
-        let device = DeviceCheckToken.deviceId(in: Array(tokenBytes)).map { "device:" + Data($0).base64EncodedString() }
+        let device =
+            DeviceCheckToken.deviceId(in: Array(tokenBytes)).map { "device:" + Data($0).base64EncodedString() }
             ?? tokenBytes.base64EncodedString()
         let key = team + "\u{0}" + device
         switch endpoint {
@@ -126,8 +128,9 @@ public struct DeviceCheckServer: Sendable {
             }
             guard bits.contains(where: { $0 != nil }) else { return Response(status: 400, body: .text(Message.badBits)) }
             let old = states[key]
-            states[key] = State(bit0: bits[0] ?? old?.bit0 ?? false, bit1: bits[1] ?? old?.bit1 ?? false,
-                                month: String(RFC3339.format(time).prefix(7)))
+            states[key] = State(
+                bit0: bits[0] ?? old?.bit0 ?? false, bit1: bits[1] ?? old?.bit1 ?? false,
+                month: String(RFC3339.format(time).prefix(7)))
             changed = key
             return Response(status: 200, body: .empty)
         }

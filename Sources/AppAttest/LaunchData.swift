@@ -64,7 +64,8 @@ public struct LaunchData: Sendable, Hashable {
             switch entry.key.textValue {
             case Self.validationCategoryKey?:
                 guard let bytes = entry.value.byteSlice, bytes.count == Self.validationCategoryLength else {
-                    throw AuthenticatorData.malformed("\(Self.validationCategoryKey) must be a byte string of 4 bytes, found \(entry.value.diagnostic)")
+                    throw AuthenticatorData.malformed(
+                        "\(Self.validationCategoryKey) must be a byte string of 4 bytes, found \(entry.value.diagnostic)")
                 }
                 category = bytes.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             case Self.bundleVersionKey?:
@@ -74,12 +75,14 @@ public struct LaunchData: Sendable, Hashable {
                 version = text
             case Self.codeDirectoryHashTypeKey?:
                 guard let bytes = entry.value.byteSlice, bytes.count == Self.codeDirectoryHashTypeLength, let byte = bytes.first else {
-                    throw AuthenticatorData.malformed("\(Self.codeDirectoryHashTypeKey) must be a byte string of 1 byte, found \(entry.value.diagnostic)")
+                    throw AuthenticatorData.malformed(
+                        "\(Self.codeDirectoryHashTypeKey) must be a byte string of 1 byte, found \(entry.value.diagnostic)")
                 }
                 hashType = byte
             case Self.codeDirectoryHashKey?:
                 guard let bytes = entry.value.byteSlice, Self.codeDirectoryHashLengths.contains(bytes.count) else {
-                    throw AuthenticatorData.malformed("\(Self.codeDirectoryHashKey) must be a byte string of 32 or 20 bytes, found \(entry.value.diagnostic)")
+                    throw AuthenticatorData.malformed(
+                        "\(Self.codeDirectoryHashKey) must be a byte string of 32 or 20 bytes, found \(entry.value.diagnostic)")
                 }
                 hash = Array(bytes)
             default:

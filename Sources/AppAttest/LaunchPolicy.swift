@@ -32,8 +32,10 @@ public struct LaunchPolicy: Sendable, Equatable {
     /// (``isCodeDirectoryHashEntry(_:)`` lets callers refuse them first).
     public var allowedCodeDirectoryHashes: [[UInt8]]?
 
-    public init(allowedValidationCategories: Set<UInt32>? = nil, minimumBundleVersion: BundleVersion? = nil,
-                missingLaunchData: MissingLaunchData? = nil, allowedCodeDirectoryHashes: [[UInt8]]? = nil) {
+    public init(
+        allowedValidationCategories: Set<UInt32>? = nil, minimumBundleVersion: BundleVersion? = nil,
+        missingLaunchData: MissingLaunchData? = nil, allowedCodeDirectoryHashes: [[UInt8]]? = nil
+    ) {
         self.allowedValidationCategories = allowedValidationCategories
         self.minimumBundleVersion = minimumBundleVersion
         self.missingLaunchData = missingLaunchData
@@ -76,8 +78,10 @@ public struct LaunchPolicy: Sendable, Equatable {
             if let category = data.validationCategory {
                 guard allowed.contains(category) else {
                     let names = allowed.sorted().map(String.init).joined(separator: ", ")
-                    throw AppAttestError(.validationCategoryNotAllowed,
-                                         "validation category \(category) (\(LaunchData.validationCategoryName(category))) is not among the allowed {\(names)}")
+                    throw AppAttestError(
+                        .validationCategoryNotAllowed,
+                        "validation category \(category) (\(LaunchData.validationCategoryName(category))) is not among the allowed {\(names)}"
+                    )
                 }
             } else if rejectsMissing {
                 throw AppAttestError(.launchDataMissing, "the launch data has no \(LaunchData.validationCategoryKey)")
@@ -98,8 +102,9 @@ public struct LaunchPolicy: Sendable, Equatable {
         if let allowed = allowedCodeDirectoryHashes {
             if let hash = data.codeDirectoryHash {
                 guard allowed.contains(where: { Self.codeDirectoryHash(hash, matches: $0) }) else {
-                    throw AppAttestError(.codeDirectoryHashNotAllowed,
-                                         "code-directory hash \(BinaryText.hex(hash)) (\(hash.count) bytes) is not among the \(allowed.count) allowed")
+                    throw AppAttestError(
+                        .codeDirectoryHashNotAllowed,
+                        "code-directory hash \(BinaryText.hex(hash)) (\(hash.count) bytes) is not among the \(allowed.count) allowed")
                 }
             } else if rejectsMissing {
                 throw AppAttestError(.launchDataMissing, "the launch data has no \(LaunchData.codeDirectoryHashKey)")

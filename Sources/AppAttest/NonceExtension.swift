@@ -21,7 +21,8 @@ public enum NonceExtension {
             let root = try DER.parse(value)
             return try DER.sequence(root, identifier: .sequence) { nodes in
                 guard let tagged = nodes.next(), tagged.identifier == ASN1Identifier(tagWithNumber: 1, tagClass: .contextSpecific),
-                      case .constructed(let inner) = tagged.content else {
+                    case .constructed(let inner) = tagged.content
+                else {
                     throw ASN1Error.invalidASN1Object(reason: "expected [1] EXPLICIT")
                 }
                 var innerNodes = inner.makeIterator()

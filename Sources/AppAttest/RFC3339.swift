@@ -38,7 +38,8 @@ public enum RFC3339 {
             let s = String(n)
             return String(repeating: "0", count: max(0, width - s.count)) + s
         }
-        var text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondsOfDay / 3600, 2)):"
+        var text =
+            "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondsOfDay / 3600, 2)):"
             + "\(pad(secondsOfDay / 60 % 60, 2)):\(pad(secondsOfDay % 60, 2))"
         if fractional { text += ".\(pad(millis, 3))" }
         return text + "Z"

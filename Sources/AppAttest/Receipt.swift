@@ -98,8 +98,10 @@ public struct Receipt: Sendable {
         }
     }
 
-    private init(payload: [UInt8], fields: [Field], certificates: [[UInt8]], signerIssuer: DistinguishedName,
-                 signerSerial: Certificate.SerialNumber, signedAttributes: [UInt8]?, messageDigest: [UInt8]?, signature: [UInt8]) {
+    private init(
+        payload: [UInt8], fields: [Field], certificates: [[UInt8]], signerIssuer: DistinguishedName,
+        signerSerial: Certificate.SerialNumber, signedAttributes: [UInt8]?, messageDigest: [UInt8]?, signature: [UInt8]
+    ) {
         self.payload = payload
         self.fields = fields
         self.certificates = certificates
@@ -119,7 +121,8 @@ public struct Receipt: Sendable {
             throw malformed("content type is not signedData")
         }
         guard let explicit = top.next(), explicit.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific),
-              case .constructed(let wrapped) = explicit.content, top.next() == nil else {
+            case .constructed(let wrapped) = explicit.content, top.next() == nil
+        else {
             throw malformed("ContentInfo content is not [0] EXPLICIT SignedData")
         }
         var wrappedNodes = wrapped.makeIterator()
@@ -159,7 +162,8 @@ public struct Receipt: Sendable {
             next = signedData.next()  // CRLs: not used by App Attest, skipped.
         }
         guard let signerInfos = next, signerInfos.identifier == .set, signedData.next() == nil,
-              case .constructed(let infos) = signerInfos.content else {
+            case .constructed(let infos) = signerInfos.content
+        else {
             throw malformed("signerInfos SET missing")
         }
         var infoIterator = infos.makeIterator()
@@ -195,9 +199,10 @@ public struct Receipt: Sendable {
         guard let signatureNode = info.next() else { throw malformed("signature missing") }
         let signature = try octets(signatureNode, depth: 0)
         let fields = try parsePayload(payload)
-        return Receipt(payload: payload, fields: fields, certificates: certificates, signerIssuer: issuer,
-                       signerSerial: serial, signedAttributes: signedAttributes, messageDigest: messageDigest,
-                       signature: signature)
+        return Receipt(
+            payload: payload, fields: fields, certificates: certificates, signerIssuer: issuer,
+            signerSerial: serial, signedAttributes: signedAttributes, messageDigest: messageDigest,
+            signature: signature)
     }
 
     static func children(_ node: ASN1Node, _ identifier: ASN1Identifier, _ name: String) throws -> ASN1NodeCollection.Iterator {
@@ -214,7 +219,8 @@ public struct Receipt: Sendable {
             throw malformed("encapsulated content type is not id-data")
         }
         guard let explicit = nodes.next(), explicit.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific),
-              case .constructed(let inner) = explicit.content, nodes.next() == nil else {
+            case .constructed(let inner) = explicit.content, nodes.next() == nil
+        else {
             throw malformed("receipt payload missing")
         }
         var innerNodes = inner.makeIterator()
@@ -241,7 +247,8 @@ public struct Receipt: Sendable {
         // Parameters: absent, or NULL (RFC 5754 requires accepting both for SHA-256).
         if let parameters = nodes.next() {
             guard parameters.identifier == .null, case .primitive(let content) = parameters.content, content.isEmpty,
-                  nodes.next() == nil else { throw malformed("\(reason): unexpected parameters") }
+                nodes.next() == nil
+            else { throw malformed("\(reason): unexpected parameters") }
         }
     }
 
@@ -254,13 +261,16 @@ public struct Receipt: Sendable {
         for attribute in list {
             var parts = try children(attribute, .sequence, "Attribute")
             guard let type = parts.next(), let values = parts.next(), parts.next() == nil,
-                  values.identifier == .set, case .constructed(let set) = values.content else {
+                values.identifier == .set, case .constructed(let set) = values.content
+            else {
                 throw malformed("attribute must be SEQUENCE { type, SET OF value }")
             }
             var setNodes = set.makeIterator()
             let oid = try ASN1ObjectIdentifier(berEncoded: type)
             if oid == messageDigestOID || oid == contentTypeOID {
-                guard let value = setNodes.next(), setNodes.next() == nil else { throw malformed("attribute \(oid) needs exactly one value") }
+                guard let value = setNodes.next(), setNodes.next() == nil else {
+                    throw malformed("attribute \(oid) needs exactly one value")
+                }
                 if oid == messageDigestOID {
                     guard digest == nil else { throw malformed("two messageDigest attributes") }
                     digest = try octets(value, depth: 0)
@@ -298,8 +308,10 @@ public struct Receipt: Sendable {
             var parts = try children(item, .sequence, "payload field")
             guard let typeNode = parts.next(), let versionNode = parts.next(), let valueNode = parts.next(), parts.next() == nil
             else { throw malformed("payload field must be SEQUENCE { type, version, value }") }
-            fields.append(Field(type: try Int(berEncoded: typeNode), version: try Int(berEncoded: versionNode),
-                                value: try octets(valueNode, depth: 0)))
+            fields.append(
+                Field(
+                    type: try Int(berEncoded: typeNode), version: try Int(berEncoded: versionNode),
+                    value: try octets(valueNode, depth: 0)))
         }
         return fields
     }

@@ -100,9 +100,10 @@ public struct ReceiptVerifier: Sendable {
         }
         if let publicKey {
             guard let der = receipt.attestedCertificate, let certificate = try? Certificate(derEncoded: der),
-                  let certificateKey = P256.Signing.PublicKey(certificate.publicKey),
-                  let expected = ES256.publicKey(publicKey),
-                  certificateKey.x963Representation == expected.x963Representation else {
+                let certificateKey = P256.Signing.PublicKey(certificate.publicKey),
+                let expected = ES256.publicKey(publicKey),
+                certificateKey.x963Representation == expected.x963Representation
+            else {
                 throw AppAttestError(.receiptKeyMismatch, "field 3's certificate does not hold the stored public key")
             }
         }
@@ -111,7 +112,8 @@ public struct ReceiptVerifier: Sendable {
         }
         try checkTimes(receipt, created: created, at: time)
         if let maxAge, created < time.addingTimeInterval(-maxAge) {
-            throw AppAttestError(.receiptTooOld, "receipt created \(RFC3339.format(created, fractional: true)), more than \(maxAge) s before")
+            throw AppAttestError(
+                .receiptTooOld, "receipt created \(RFC3339.format(created, fractional: true)), more than \(maxAge) s before")
         }
         return VerifiedReceipt(receipt)
     }
@@ -128,16 +130,19 @@ public struct ReceiptVerifier: Sendable {
         } catch {
             throw AppAttestError(.malformedReceipt, "receipt certificate does not parse: \(error)")
         }
-        guard let signer = certificates.first(where: {
-            $0.serialNumber == receipt.signerSerial && $0.issuer == receipt.signerIssuer
-        }) else {
+        guard
+            let signer = certificates.first(where: {
+                $0.serialNumber == receipt.signerSerial && $0.issuer == receipt.signerIssuer
+            })
+        else {
             throw AppAttestError(.receiptSignatureInvalid, "no certificate in the receipt matches the signer")
         }
         try Self.checkSignature(receipt, signer: signer)
 
         let intermediates = certificates.filter { $0 != signer }
-        let candidates = CertificatePath.candidatePaths(from: signer, intermediates: intermediates, anchors: trustAnchors,
-                                                         maxLength: 3, limit: Self.maxCandidatePaths + 1)
+        let candidates = CertificatePath.candidatePaths(
+            from: signer, intermediates: intermediates, anchors: trustAnchors,
+            maxLength: 3, limit: Self.maxCandidatePaths + 1)
         guard candidates <= Self.maxCandidatePaths else {
             throw AppAttestError(.malformedReceipt, "receipt certificates offer more than \(Self.maxCandidatePaths) candidate signer paths")
         }
@@ -159,7 +164,9 @@ public struct ReceiptVerifier: Sendable {
     /// name, is refused.
     func checkSigner(_ path: [Certificate]) throws(AppAttestError) {
         guard let signer = path.first else { throw AppAttestError(.receiptSignerInvalid, "empty signer path") }
-        func refuse(_ reason: String) -> AppAttestError { AppAttestError(.receiptSignerInvalid, "receipt signer \(signer.subject) \(reason)") }
+        func refuse(_ reason: String) -> AppAttestError {
+            AppAttestError(.receiptSignerInvalid, "receipt signer \(signer.subject) \(reason)")
+        }
         guard !CertificatePath.isCertificateAuthority(signer) else { throw refuse("is a CA certificate") }
         guard signer.extensions[oid: Self.signerMarkerOID] != nil else {
             throw refuse("lacks the receipt-signing marker extension \(Self.signerMarkerOID)")
@@ -204,8 +211,10 @@ public struct ReceiptVerifier: Sendable {
     /// Field 19 never decides (docs/models/app-attest.md, round 3).
     func checkTimes(_ receipt: Receipt, created: Date, at time: Date) throws(AppAttestError) {
         if created.timeIntervalSince1970.rounded(.down) - time.timeIntervalSince1970 > clockSkew {
-            throw AppAttestError(.receiptNotYetValid, "receipt created \(RFC3339.format(created, fractional: true)), "
-                                 + "more than \(Int(clockSkew)) s after \(RFC3339.format(time))")
+            throw AppAttestError(
+                .receiptNotYetValid,
+                "receipt created \(RFC3339.format(created, fractional: true)), "
+                    + "more than \(Int(clockSkew)) s after \(RFC3339.format(time))")
         }
         if let expiry = receipt.expirationTime, time > expiry {
             throw AppAttestError(.receiptExpired, "receipt expired at \(RFC3339.format(expiry))")
@@ -225,10 +234,12 @@ public struct ReceiptVerifier: Sendable {
         let digest = SHA256.hash(data: signed)
         let valid: Bool
         if let key = P256.Signing.PublicKey(signer.publicKey),
-           let signature = try? P256.Signing.ECDSASignature(derRepresentation: receipt.signature) {
+            let signature = try? P256.Signing.ECDSASignature(derRepresentation: receipt.signature)
+        {
             valid = key.isValidSignature(signature, for: digest)
         } else if let key = P384.Signing.PublicKey(signer.publicKey),
-                  let signature = try? P384.Signing.ECDSASignature(derRepresentation: receipt.signature) {
+            let signature = try? P384.Signing.ECDSASignature(derRepresentation: receipt.signature)
+        {
             valid = key.isValidSignature(signature, for: digest)
         } else {
             valid = false

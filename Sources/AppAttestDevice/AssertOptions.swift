@@ -54,10 +54,12 @@ extension SoftwareDevice {
         /// that rejects missing data).
         public var omitCodeDirectoryHash = false
 
-        public init(replayCounter: Bool = false, foreignKey: Bool = false, extensions: Bool = false,
-                    validationCategory: UInt32? = nil, bundleVersion: String? = nil, counter: UInt32? = nil,
-                    prehashedNonce: Bool = false, otherAppId: String? = nil, flags: UInt8 = 0x40, platform: LaunchPlatform = .ios,
-                    codeDirectoryHash: [UInt8]? = nil, omitCodeDirectoryHash: Bool = false) {
+        public init(
+            replayCounter: Bool = false, foreignKey: Bool = false, extensions: Bool = false,
+            validationCategory: UInt32? = nil, bundleVersion: String? = nil, counter: UInt32? = nil,
+            prehashedNonce: Bool = false, otherAppId: String? = nil, flags: UInt8 = 0x40, platform: LaunchPlatform = .ios,
+            codeDirectoryHash: [UInt8]? = nil, omitCodeDirectoryHash: Bool = false
+        ) {
             self.replayCounter = replayCounter
             self.foreignKey = foreignKey
             self.extensions = extensions
@@ -101,7 +103,8 @@ extension SoftwareDevice {
         hasher.update(data: Array(SHA256.hash(data: clientData)))
         let nonce = Array(hasher.finalize())
         let signer = options.foreignKey ? P256.Signing.PrivateKey() : key
-        let signature = options.prehashedNonce
+        let signature =
+            options.prehashedNonce
             ? try signer.signature(for: RawDigest(bytes: nonce)) : try signer.signature(for: nonce)
         let object = SoftwareCA.assertionObject(signature: Array(signature.derRepresentation), authenticatorData: authData)
         return GeneratedAssertion(assertion: object, counter: counter)

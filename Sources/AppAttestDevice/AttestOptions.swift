@@ -72,12 +72,14 @@ extension SoftwareDevice {
         /// that rejects missing data).
         public var omitCodeDirectoryHash = false
 
-        public init(otherEnvironment: Bool = false, expiredCertificate: Bool = false, extensions: Bool = false,
-                    validationCategory: UInt32? = nil, bundleVersion: String? = nil, otherAppId: String? = nil,
-                    attackerRoot: Bool = false, swapKeyId: Bool = false, certificateKeyMismatch: Bool = false,
-                    credentialIdMismatch: Bool = false, nonceOverOtherChallenge: Bool = false,
-                    nonceShape: NonceExtensionShape = .standard, counter: UInt32 = 0, platform: LaunchPlatform = .ios,
-                    codeDirectoryHash: [UInt8]? = nil, omitCodeDirectoryHash: Bool = false) {
+        public init(
+            otherEnvironment: Bool = false, expiredCertificate: Bool = false, extensions: Bool = false,
+            validationCategory: UInt32? = nil, bundleVersion: String? = nil, otherAppId: String? = nil,
+            attackerRoot: Bool = false, swapKeyId: Bool = false, certificateKeyMismatch: Bool = false,
+            credentialIdMismatch: Bool = false, nonceOverOtherChallenge: Bool = false,
+            nonceShape: NonceExtensionShape = .standard, counter: UInt32 = 0, platform: LaunchPlatform = .ios,
+            codeDirectoryHash: [UInt8]? = nil, omitCodeDirectoryHash: Bool = false
+        ) {
             self.otherEnvironment = otherEnvironment
             self.expiredCertificate = expiredCertificate
             self.extensions = extensions
@@ -120,7 +122,8 @@ extension SoftwareDevice {
         let key = P256.Signing.PrivateKey()
         let publicKey = Array(key.publicKey.x963Representation)
         let keyId = Array(SHA256.hash(data: publicKey))
-        let environment: AppAttestEnvironment = options.otherEnvironment
+        let environment: AppAttestEnvironment =
+            options.otherEnvironment
             ? (self.environment == .production ? .development : .production) : self.environment
         // Real credential certificates are valid from a day before the
         // attestation to two days after it.
@@ -139,9 +142,10 @@ extension SoftwareDevice {
         if options.attackerRoot { request.issuer = try attackerCA() }
         let made = try ca.attest(request)
         try saveKey(key, keyId: keyId, counter: options.counter)
-        return Attestation(keyId: options.swapKeyId ? Self.otherKeyId() : keyId, attestedKeyId: keyId,
-                           attestationObject: made.object, clientDataHash: clientDataHash, publicKey: publicKey,
-                           receipt: made.receipt)
+        return Attestation(
+            keyId: options.swapKeyId ? Self.otherKeyId() : keyId, attestedKeyId: keyId,
+            attestationObject: made.object, clientDataHash: clientDataHash, publicKey: publicKey,
+            receipt: made.receipt)
     }
 
     /// The id of a fresh key this device never attests.

@@ -72,8 +72,9 @@ public struct SoftwareDevice: Sendable {
         }
         let ca = try SoftwareCA.make(seed: seed ?? UInt64.random(in: 0...UInt64.max), now: now)
         let deviceId = randomBytes(16)
-        let state = StateFile(format: format, appId: appId, environment: environment,
-                              deviceId: Data(deviceId).base64EncodedString(), ca: ca)
+        let state = StateFile(
+            format: format, appId: appId, environment: environment,
+            deviceId: Data(deviceId).base64EncodedString(), ca: ca)
         // Exclusive: of concurrent `device init`s on one folder exactly one
         // creates the device; the others are refused (the check above only
         // answers early).
@@ -190,8 +191,9 @@ public struct SoftwareDevice: Sendable {
 
     /// Saves a new key with its counter.
     func saveKey(_ key: P256.Signing.PrivateKey, keyId: [UInt8], counter: UInt32) throws {
-        try AtomicFile.write(try Self.encoder.encode(KeyFile(privateKey: key.rawRepresentation.base64EncodedString(), counter: counter)),
-                             to: keyURL(keyId))
+        try AtomicFile.write(
+            try Self.encoder.encode(KeyFile(privateKey: key.rawRepresentation.base64EncodedString(), counter: counter)),
+            to: keyURL(keyId))
     }
 
     /// Under the lock: reads the key `keyId`, lets `next` choose the counter
@@ -210,7 +212,8 @@ public struct SoftwareDevice: Sendable {
                 throw DeviceError("\(url.path) is not a key file: \(error)")
             }
             guard let raw = Data(base64Encoded: file.privateKey),
-                  let key = try? P256.Signing.PrivateKey(rawRepresentation: raw) else {
+                let key = try? P256.Signing.PrivateKey(rawRepresentation: raw)
+            else {
                 throw DeviceError("\(url.path): bad private key")
             }
             let counter = try next(file.counter)

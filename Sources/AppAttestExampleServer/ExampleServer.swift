@@ -61,8 +61,10 @@ public struct ExampleServer: Sendable {
         /// Deliberate bugs for the probe's own mutation test (package only: never in a real server).
         package var flaws: Set<ExampleServerFlaw> = []
 
-        public init(host: String = "127.0.0.1", port: Int, appId: String, environment: AppAttestEnvironment,
-                    trustAnchors: [Certificate], stateFile: URL? = nil, launchPolicy: LaunchPolicy? = nil) {
+        public init(
+            host: String = "127.0.0.1", port: Int, appId: String, environment: AppAttestEnvironment,
+            trustAnchors: [Certificate], stateFile: URL? = nil, launchPolicy: LaunchPolicy? = nil
+        ) {
             self.host = host
             self.port = port
             self.appId = appId
@@ -83,8 +85,9 @@ public struct ExampleServer: Sendable {
         self.configuration = configuration
         store = try ExampleStore(stateFile: configuration.stateFile, challengeLifetime: configuration.challengeLifetime)
         let policy = configuration.flaws.contains(.ignoreLaunchPolicy) ? nil : configuration.launchPolicy
-        attestationVerifier = try AttestationVerifier(appId: configuration.appId, environment: configuration.environment,
-                                                      trustAnchors: configuration.trustAnchors, launchPolicy: policy)
+        attestationVerifier = try AttestationVerifier(
+            appId: configuration.appId, environment: configuration.environment,
+            trustAnchors: configuration.trustAnchors, launchPolicy: policy)
         assertionVerifier = AssertionVerifier(appId: configuration.appId, launchPolicy: policy)
     }
 
@@ -102,8 +105,10 @@ public struct ExampleServer: Sendable {
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "appattest-example"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [.init(service: app)],
-                                                      gracefulShutdownSignals: configuration.shutdownSignals, logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: app)],
+                gracefulShutdownSignals: configuration.shutdownSignals, logger: logger))
         try await group.run()
     }
 
@@ -122,8 +127,9 @@ public struct ExampleServer: Sendable {
 
     func attest(_ request: Request) async -> Response {
         guard let body = await Self.decode(AttestBody.self, request, limit: configuration.maxBodySize),
-              let keyId = BinaryText.base64(body.keyId), let object = BinaryText.base64(body.attestation),
-              let challenge = BinaryText.base64(body.challenge) else {
+            let keyId = BinaryText.base64(body.keyId), let object = BinaryText.base64(body.attestation),
+            let challenge = BinaryText.base64(body.challenge)
+        else {
             return Self.refusal(.badRequest, "malformedRequest", "expected JSON {keyId, attestation, challenge}, each base64")
         }
         guard await store.consumeChallenge(challenge, now: Date(), flaws: configuration.flaws) else {
@@ -140,7 +146,8 @@ public struct ExampleServer: Sendable {
             publicKey = verified.publicKey
         } catch {
             guard flaws.contains(.skipAttestationStep(error.code)),
-                  let key = try? AttestationObject(bytes: object).authenticatorData.credential?.publicKey.x963 else {
+                let key = try? AttestationObject(bytes: object).authenticatorData.credential?.publicKey.x963
+            else {
                 return Self.refusal(error)
             }
             publicKey = key
@@ -169,12 +176,14 @@ public struct ExampleServer: Sendable {
     func assert(_ request: Request) async -> Response {
         if configuration.flaws.contains(.slowAssertions) { try? await Task.sleep(for: .seconds(12)) }
         guard let body = await Self.decode(AssertBody.self, request, limit: configuration.maxBodySize),
-              let keyId = BinaryText.base64(body.keyId), let assertion = BinaryText.base64(body.assertion),
-              let clientData = BinaryText.base64(body.clientData) else {
+            let keyId = BinaryText.base64(body.keyId), let assertion = BinaryText.base64(body.assertion),
+            let clientData = BinaryText.base64(body.clientData)
+        else {
             return Self.refusal(.badRequest, "malformedRequest", "expected JSON {keyId, assertion, clientData}, each base64")
         }
         guard let signed = try? JSONDecoder().decode(ClientData.self, from: Data(clientData)),
-              let challenge = BinaryText.base64(signed.challenge) else {
+            let challenge = BinaryText.base64(signed.challenge)
+        else {
             return Self.refusal(.badRequest, "malformedRequest", "clientData must be JSON with a base64 \"challenge\"")
         }
         // Step 6 of the assertion, the application's: the challenge it signed was issued here and is used once.
@@ -191,8 +200,10 @@ public struct ExampleServer: Sendable {
                     throw AppAttestError(.signatureInvalid, "the stored key is unreadable")
                 }
                 do {
-                    return try verifier.verify(assertion: assertion, clientData: signedData, publicKey: publicKey,
-                                               previousCounter: key.counter).counter
+                    return try verifier.verify(
+                        assertion: assertion, clientData: signedData, publicKey: publicKey,
+                        previousCounter: key.counter
+                    ).counter
                 } catch let error as AppAttestError where flaws.contains(.skipAssertionStep(error.code)) {
                     return max(key.counter, (try? Assertion(bytes: assertion).authenticatorData.signCount) ?? key.counter)
                 }

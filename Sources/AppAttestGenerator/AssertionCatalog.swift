@@ -61,7 +61,8 @@ extension AppAttestVectors {
         case .sha512: signature = Array(try key.signature(for: SHA512.hash(data: nonce)).derRepresentation)
         case .reshaped(let change): signature = change(Array(try key.signature(for: nonce).derRepresentation))
         }
-        let value = spec.structure?(signature, authData)
+        let value =
+            spec.structure?(signature, authData)
             ?? .map([(.text("signature"), .bytes(signature)), (.text("authenticatorData"), .bytes(authData))])
         var object = CBOREncoder.canonical(value)
         if let mutate = spec.bytes { object = mutate(object) }
@@ -76,7 +77,9 @@ extension AppAttestVectors {
     func assertionCases() -> [AssertionCase] {
         let T = "Tampered"
         var list: [AssertionCase] = [
-            AssertionCase("baseline::first", "counter 1 after 0, 37-byte authenticator data with flags 0x40 (as real assertions)", nil) { _ in },
+            AssertionCase("baseline::first", "counter 1 after 0, 37-byte authenticator data with flags 0x40 (as real assertions)", nil) {
+                _ in
+            },
             AssertionCase("baseline::spki-key", "stored key given as SubjectPublicKeyInfo DER", nil) {
                 $0.publicKey = Array(self.credentialKey.publicKey.derRepresentation)
             },
@@ -90,12 +93,18 @@ extension AppAttestVectors {
             },
             AssertionCase("baseline::flags-up", "flags 0x41", nil) { $0.flags = 0x41 },
             AssertionCase("baseline::flags-zero", "flags 0x00", nil) { $0.flags = 0x00 },
-            AssertionCase("baseline::flags-80", "flags 0x80 (ED) and nothing after the header: the flags decide nothing", nil, flags: ["Extensions"]) {
+            AssertionCase(
+                "baseline::flags-80", "flags 0x80 (ED) and nothing after the header: the flags decide nothing", nil, flags: ["Extensions"]
+            ) {
                 $0.flags = 0x80
             },
-            AssertionCase("baseline::flags-c0", "flags 0xC0 (AT, ED) and nothing after the header", nil, flags: ["Extensions"]) { $0.flags = 0xC0 },
+            AssertionCase("baseline::flags-c0", "flags 0xC0 (AT, ED) and nothing after the header", nil, flags: ["Extensions"]) {
+                $0.flags = 0xC0
+            },
             AssertionCase("baseline::empty-client-data", "empty client data", nil) { $0.clientData = [] },
-            AssertionCase("baseline::long-client-data", "4 KiB of client data", nil) { $0.clientData = [UInt8](repeating: 0x61, count: 4096) },
+            AssertionCase("baseline::long-client-data", "4 KiB of client data", nil) {
+                $0.clientData = [UInt8](repeating: 0x61, count: 4096)
+            },
             AssertionCase("baseline::json-client-data", "client data as JSON with a challenge", nil) {
                 $0.clientData = Array(#"{"challenge":"c2VydmVy","action":"buy"}"#.utf8)
             },
@@ -107,28 +116,35 @@ extension AppAttestVectors {
         // docs/models/app-attest.md (Assertion): after the 37 bytes, exactly one ctap2 map, whatever the flags.
         for flags: UInt8 in [0x40, 0xC0, 0x80, 0x00] {
             let name = String(format: "%02x", flags)
-            list.append(AssertionCase("ios27::flags-\(name)-apple-map", "flags 0x\(name) with the apple_* map iOS 27 appends", nil, flags: ["Extensions"]) {
-                $0.flags = flags
-                $0.appendMap(AppleExtensions.map)
-            })
+            list.append(
+                AssertionCase(
+                    "ios27::flags-\(name)-apple-map", "flags 0x\(name) with the apple_* map iOS 27 appends", nil, flags: ["Extensions"]
+                ) {
+                    $0.flags = flags
+                    $0.appendMap(AppleExtensions.map)
+                })
         }
         for (i, counter) in [UInt32(2), 3, 10, 1000, 65_536, 16_777_216, 0x8000_0000].enumerated() {
-            list.append(AssertionCase("baseline::counter-\(counter)", "counter \(counter) after \(counter - 1)", nil) {
-                $0.counter = counter
-                $0.previousCounter = counter - 1
-                $0.clientData = Array("challenge \(i)".utf8)
-            })
+            list.append(
+                AssertionCase("baseline::counter-\(counter)", "counter \(counter) after \(counter - 1)", nil) {
+                    $0.counter = counter
+                    $0.previousCounter = counter - 1
+                    $0.clientData = Array("challenge \(i)".utf8)
+                })
         }
         list += [
             AssertionCase("signature::other-client-data", "signature over different client data", .signatureInvalid, flags: [T]) {
                 $0.signedClientData = Array("another challenge".utf8)
             },
             AssertionCase("signature::other-key", "signed by another key", .signatureInvalid, flags: [T]) { $0.otherSigner = true },
-            AssertionCase("signature::prehashed-nonce", "nonce signed as a pre-hashed digest instead of hashed by ES256", .signatureInvalid) { $0.form = .prehashed },
+            AssertionCase("signature::prehashed-nonce", "nonce signed as a pre-hashed digest instead of hashed by ES256", .signatureInvalid)
+            { $0.form = .prehashed },
             AssertionCase("signature::sha512", "ECDSA with SHA-512 of the nonce", .signatureInvalid) { $0.form = .sha512 },
             AssertionCase("signature::raw-form", "signature as raw r‖s instead of DER", .signatureInvalid) { $0.form = .raw },
             AssertionCase("signature::empty", "empty signature", .signatureInvalid, flags: [T]) { $0.form = .empty },
-            AssertionCase("signature::truncated", "DER signature missing its last byte", .signatureInvalid, flags: [T]) { $0.form = .truncated },
+            AssertionCase("signature::truncated", "DER signature missing its last byte", .signatureInvalid, flags: [T]) {
+                $0.form = .truncated
+            },
             AssertionCase("signature::counter-changed", "counter changed after signing", .signatureInvalid, flags: [T]) {
                 $0.bytes = { bytes in
                     var out = bytes
@@ -143,7 +159,9 @@ extension AppAttestVectors {
                     return out
                 }
             },
-            AssertionCase("signature::client-data-hash-as-data", "verifier given SHA-256(clientData) instead of clientData", .signatureInvalid) {
+            AssertionCase(
+                "signature::client-data-hash-as-data", "verifier given SHA-256(clientData) instead of clientData", .signatureInvalid
+            ) {
                 $0.signedClientData = $0.clientData
                 $0.clientData = Array(SHA256.hash(data: $0.clientData))
             },
@@ -153,7 +171,9 @@ extension AppAttestVectors {
             AssertionCase("signature::der-trailing-byte", "DER signature with a byte appended", .signatureInvalid, flags: [T]) {
                 $0.form = .reshaped { $0 + [0] }
             },
-            AssertionCase("signature::der-long-form-length", "DER signature with a long-form SEQUENCE length (BER)", .signatureInvalid, flags: [T]) {
+            AssertionCase(
+                "signature::der-long-form-length", "DER signature with a long-form SEQUENCE length (BER)", .signatureInvalid, flags: [T]
+            ) {
                 $0.form = .reshaped { [0x30, 0x81] + $0.dropFirst() }
             },
             AssertionCase("signature::der-indefinite", "signature SEQUENCE with indefinite length (BER)", .signatureInvalid, flags: [T]) {
@@ -209,7 +229,9 @@ extension AppAttestVectors {
                 $0.structure = { _, a in .map([(.text("signature"), .text("sig")), (.text("authenticatorData"), .bytes(a))]) }
             },
             AssertionCase("parse::extra-key", "an extra key", .malformedAssertion, flags: [T]) {
-                $0.structure = { .map([(.text("signature"), .bytes($0)), (.text("authenticatorData"), .bytes($1)), (.text("x"), .int(1))]) }
+                $0.structure = {
+                    .map([(.text("signature"), .bytes($0)), (.text("authenticatorData"), .bytes($1)), (.text("x"), .int(1))])
+                }
             },
             AssertionCase("parse::unsorted", "authenticatorData before signature (not canonical)", .malformedAssertion, flags: [T]) {
                 $0.bytes = { bytes in
@@ -225,37 +247,54 @@ extension AppAttestVectors {
             },
             AssertionCase("parse::trailing-byte", "a byte after the map", .malformedAssertion, flags: [T]) { $0.bytes = { $0 + [0] } },
             AssertionCase("parse::empty", "empty input", .malformedAssertion, flags: [T]) { $0.bytes = { _ in [] } },
-            AssertionCase("parse::indefinite", "indefinite-length map", .malformedAssertion, flags: [T]) { $0.bytes = { [0xBF] + $0.dropFirst() + [0xFF] } },
+            AssertionCase("parse::indefinite", "indefinite-length map", .malformedAssertion, flags: [T]) {
+                $0.bytes = { [0xBF] + $0.dropFirst() + [0xFF] }
+            },
         ]
         for fraction in [0.1, 0.5, 0.9] {
-            list.append(AssertionCase("parse::truncated-\(Int(fraction * 100))pct", "assertion truncated to \(Int(fraction * 100)) %", .malformedAssertion, flags: [T]) {
-                $0.bytes = { Array($0.prefix(Int(Double($0.count) * fraction))) }
-            })
+            list.append(
+                AssertionCase(
+                    "parse::truncated-\(Int(fraction * 100))pct", "assertion truncated to \(Int(fraction * 100)) %", .malformedAssertion,
+                    flags: [T]
+                ) {
+                    $0.bytes = { Array($0.prefix(Int(Double($0.count) * fraction))) }
+                })
         }
         list += [
             AssertionCase("authdata::36-bytes", "36-byte authenticator data", .malformedAuthenticatorData, flags: [T]) {
                 $0.authData = Array(self.assertionAuthData(AssertionSpec()).prefix(36))
             },
             AssertionCase("authdata::empty", "empty authenticator data", .malformedAuthenticatorData, flags: [T]) { $0.authData = [] },
-            AssertionCase("authdata::trailing-garbage", "a zero byte after the 37 bytes", .malformedAuthenticatorData, flags: [T]) { $0.trailing = [0] },
-            AssertionCase("authdata::trailing-two-maps", "two maps after the 37 bytes", .malformedAuthenticatorData, flags: [T]) { $0.trailing = [0xA0, 0xA0] },
+            AssertionCase("authdata::trailing-garbage", "a zero byte after the 37 bytes", .malformedAuthenticatorData, flags: [T]) {
+                $0.trailing = [0]
+            },
+            AssertionCase("authdata::trailing-two-maps", "two maps after the 37 bytes", .malformedAuthenticatorData, flags: [T]) {
+                $0.trailing = [0xA0, 0xA0]
+            },
             AssertionCase("authdata::credential-cut", "AT set with 10 bytes of credential data", .malformedAuthenticatorData, flags: [T]) {
                 $0.trailing = [UInt8](repeating: 0x61, count: 10)
             },
             AssertionCase("authdata::trailing-array", "a CBOR array after the header", .malformedAuthenticatorData, flags: [T]) {
                 $0.trailing = CBOREncoder.canonical(.array([.int(1)]))
             },
-            AssertionCase("authdata::trailing-map-then-byte", "the apple_* map followed by one byte", .malformedAuthenticatorData, flags: [T]) {
+            AssertionCase(
+                "authdata::trailing-map-then-byte", "the apple_* map followed by one byte", .malformedAuthenticatorData, flags: [T]
+            ) {
                 $0.trailing = CBOREncoder.canonical(AppleExtensions.map) + [0x00]
             },
-            AssertionCase("authdata::trailing-map-unsorted", "a map whose keys are not in ctap2 order", .malformedAuthenticatorData, flags: [T]) {
+            AssertionCase(
+                "authdata::trailing-map-unsorted", "a map whose keys are not in ctap2 order", .malformedAuthenticatorData, flags: [T]
+            ) {
                 // {"bb": 1, "a": 2}: longer key first breaks ctap2's length-first order.
                 $0.trailing = [0xA2, 0x62, 0x62, 0x62, 0x01, 0x61, 0x61, 0x02]
             },
             AssertionCase("authdata::trailing-map-indefinite", "an indefinite-length map", .malformedAuthenticatorData, flags: [T]) {
                 $0.trailing = [0xBF, 0x61, 0x6B, 0x01, 0xFF]
             },
-            AssertionCase("authdata::trailing-credential-data", "attested credential data (aaguid, id, key) after the header", .malformedAuthenticatorData, flags: [T]) {
+            AssertionCase(
+                "authdata::trailing-credential-data", "attested credential data (aaguid, id, key) after the header",
+                .malformedAuthenticatorData, flags: [T]
+            ) {
                 $0.trailing = AppAttestEnvironment.production.aaguid + [0x00, 0x20] + self.keyId + self.coseKey(self.coseEntries)
             },
         ]

@@ -80,8 +80,9 @@ extension TrailingMapSpec {
             extensions = map
             return
         }
-        extensions = .map(entries.sorted { CBOREncoder.canonical($0.key).lexicographicallyPrecedes(CBOREncoder.canonical($1.key)) },
-                          indefinite: false)
+        extensions = .map(
+            entries.sorted { CBOREncoder.canonical($0.key).lexicographicallyPrecedes(CBOREncoder.canonical($1.key)) },
+            indefinite: false)
     }
 }
 
@@ -110,24 +111,28 @@ struct AppAttestVectors {
     var keyId: [UInt8] { Array(SHA256.hash(data: credentialKey.publicKey.x963Representation)) }
 
     static func baselineLeaf(pki: GeneratorPKI, attestation: AttestationPKI, key: P256.Signing.PrivateKey) throws -> [UInt8] {
-        try GeneratorPKI.der(pki.leafCertificate(
-            subject: "credential", key: key.publicKey, issuer: AttestationPKI.intermediateName,
-            issuerKey: attestation.intermediateKey, serial: 100, notBefore: pki.now.addingTimeInterval(-86_400),
-            notAfter: pki.now.addingTimeInterval(2 * 86_400),
-            extensions: try AppleCertificateShapes.credentialExtensions(nonce: [0x30, 0x00], appId: appId)))
+        try GeneratorPKI.der(
+            pki.leafCertificate(
+                subject: "credential", key: key.publicKey, issuer: AttestationPKI.intermediateName,
+                issuerKey: attestation.intermediateKey, serial: 100, notBefore: pki.now.addingTimeInterval(-86_400),
+                notAfter: pki.now.addingTimeInterval(2 * 86_400),
+                extensions: try AppleCertificateShapes.credentialExtensions(nonce: [0x30, 0x00], appId: appId)))
     }
 
     func baseline() -> AttestationSpec {
-        AttestationSpec(leafNotBefore: pki.now.addingTimeInterval(-86_400), leafNotAfter: pki.now.addingTimeInterval(2 * 86_400),
-                        validationTime: pki.now)
+        AttestationSpec(
+            leafNotBefore: pki.now.addingTimeInterval(-86_400), leafNotAfter: pki.now.addingTimeInterval(2 * 86_400),
+            validationTime: pki.now)
     }
 
     func coseKey(_ entries: [(CBORValue, CBORValue)]) -> [UInt8] { CBOREncoder.canonical(.map(entries)) }
 
     var coseEntries: [(CBORValue, CBORValue)] {
         let point = Array(credentialKey.publicKey.x963Representation)
-        return [(.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(1)),
-                (.int(-2), .bytes(Array(point[1..<33]))), (.int(-3), .bytes(Array(point[33..<65])))]
+        return [
+            (.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(1)),
+            (.int(-2), .bytes(Array(point[1..<33]))), (.int(-3), .bytes(Array(point[33..<65]))),
+        ]
     }
 
     func authData(_ spec: AttestationSpec) -> [UInt8] {
@@ -148,9 +153,11 @@ struct AppAttestVectors {
     /// An intermediate like the test one whose key usage lacks keyCertSign.
     var weakIntermediate: [UInt8] {
         get throws {
-            try GeneratorPKI.der(pki.caCertificate(subject: AttestationPKI.intermediateName, key: attestation.intermediateKey,
-                                                   issuer: AttestationPKI.rootName, issuerKey: attestation.rootKey, serial: 3,
-                                                   keyUsage: KeyUsage(digitalSignature: true, cRLSign: true)))
+            try GeneratorPKI.der(
+                pki.caCertificate(
+                    subject: AttestationPKI.intermediateName, key: attestation.intermediateKey,
+                    issuer: AttestationPKI.rootName, issuerKey: attestation.rootKey, serial: 3,
+                    keyUsage: KeyUsage(digitalSignature: true, cRLSign: true)))
         }
     }
 
@@ -176,12 +183,15 @@ struct AppAttestVectors {
         var extensions = try AppleCertificateShapes.credentialExtensions(nonce: spec.nonceExtension.map { $0(nonce) }, appId: Self.appId)
         if let edit = spec.editLeafExtensions { extensions = edit(extensions) }
         extensions += spec.extraExtensions
-        let issuerKey = spec.chain == .attacker ? attestation.attackerIntermediateKey
+        let issuerKey =
+            spec.chain == .attacker
+            ? attestation.attackerIntermediateKey
             : spec.chain == .hostStore ? hostStore.intermediateKey : attestation.intermediateKey
-        let leaf = try GeneratorPKI.der(pki.leafCertificate(
-            subject: BinaryText.hex(keyId), key: credentialKey.publicKey,
-            issuer: spec.chain == .hostStore ? HostStoreCA.intermediateName : AttestationPKI.intermediateName,
-            issuerKey: issuerKey, serial: 100, notBefore: spec.leafNotBefore, notAfter: spec.leafNotAfter, extensions: extensions))
+        let leaf = try GeneratorPKI.der(
+            pki.leafCertificate(
+                subject: BinaryText.hex(keyId), key: credentialKey.publicKey,
+                issuer: spec.chain == .hostStore ? HostStoreCA.intermediateName : AttestationPKI.intermediateName,
+                issuerKey: issuerKey, serial: 100, notBefore: spec.leafNotBefore, notAfter: spec.leafNotAfter, extensions: extensions))
         let x5c: [[UInt8]]
         switch spec.chain {
         case .standard: x5c = [leaf, attestation.intermediate]
@@ -210,7 +220,9 @@ struct AppAttestVectors {
         case .testRoot: input["trustAnchorsPem"] = .array([.string(GeneratorPKI.pem(attestation.root))])
         case .attackerRoot: input["trustAnchorsPem"] = .array([.string(GeneratorPKI.pem(attestation.attackerRoot))])
         case .intermediateAndRoot:
-            input["trustAnchorsPem"] = .array([.string(GeneratorPKI.pem(attestation.root)), .string(GeneratorPKI.pem(attestation.intermediate))])
+            input["trustAnchorsPem"] = .array([
+                .string(GeneratorPKI.pem(attestation.root)), .string(GeneratorPKI.pem(attestation.intermediate)),
+            ])
         case .intermediateOnly: input["trustAnchorsPem"] = .array([.string(GeneratorPKI.pem(attestation.intermediate))])
         case .hostStoreRoot: input["trustAnchorsPem"] = .array([.string(GeneratorPKI.pem(hostStore.root))])
         case .appleDefault: break
@@ -230,15 +242,18 @@ extension AppAttestVectors {
         let (input, publicKey, receiptBytes) = try build(spec)
         var output: [String: JSONValue]? = nil
         if c.error == nil {
-            output = ["publicKey": .b64(publicKey), "counter": .int(Int64(spec.signCount)), "receipt": .b64(receiptBytes),
-                      "receiptStatus": .string(spec.receiptStatus)]
+            output = [
+                "publicKey": .b64(publicKey), "counter": .int(Int64(spec.signCount)), "receipt": .b64(receiptBytes),
+                "receiptStatus": .string(spec.receiptStatus),
+            ]
             if let extensions = spec.extensions { output?["extensions"] = .string(extensions.diagnostic) }
         }
         // An acceptable case keeps the reference's reading in its comment
         // and outputs only when the reference accepts it.
         let acceptable = !FlagNotes.acceptableFlags.isDisjoint(with: c.flags)
-        file.add(id: "attestation-\(c.id)", comment: c.comment, flags: c.flags, input: input, error: acceptable ? nil : c.error, output: output,
-                 acceptable: acceptable)
+        file.add(
+            id: "attestation-\(c.id)", comment: c.comment, flags: c.flags, input: input, error: acceptable ? nil : c.error, output: output,
+            acceptable: acceptable)
     }
 
     /// Builds `c` on the assertion baseline and adds it to `file` with its expected outputs.
@@ -252,8 +267,9 @@ extension AppAttestVectors {
             if let extensions = spec.extensions { output?["extensions"] = .string(extensions.diagnostic) }
         }
         let acceptable = !FlagNotes.acceptableFlags.isDisjoint(with: c.flags)
-        file.add(id: "assertion-\(c.id)", comment: c.comment, flags: c.flags, input: input, error: acceptable ? nil : c.error, output: output,
-                 acceptable: acceptable)
+        file.add(
+            id: "assertion-\(c.id)", comment: c.comment, flags: c.flags, input: input, error: acceptable ? nil : c.error, output: output,
+            acceptable: acceptable)
     }
 }
 
@@ -273,9 +289,12 @@ struct HostStoreCA {
     init(_ pki: GeneratorPKI) throws {
         let rootKey = pki.p384("host-store-root")
         intermediateKey = pki.p384("host-store-intermediate")
-        root = try GeneratorPKI.der(pki.caCertificate(subject: Self.rootName, key: rootKey, issuer: Self.rootName, issuerKey: rootKey, serial: 31))
-        intermediate = try GeneratorPKI.der(pki.caCertificate(subject: Self.intermediateName, key: intermediateKey, issuer: Self.rootName,
-                                                               issuerKey: rootKey, serial: 32))
+        root = try GeneratorPKI.der(
+            pki.caCertificate(subject: Self.rootName, key: rootKey, issuer: Self.rootName, issuerKey: rootKey, serial: 31))
+        intermediate = try GeneratorPKI.der(
+            pki.caCertificate(
+                subject: Self.intermediateName, key: intermediateKey, issuer: Self.rootName,
+                issuerKey: rootKey, serial: 32))
     }
 }
 
@@ -289,8 +308,9 @@ extension AppAttestVectors {
     /// accepted only by a verifier that falls back to the host's store.
     func addHostTrustStoreGroup(to file: inout VectorFileBuilder) throws {
         let flag = FlagNotes.hostTrustStore
-        file.group("The host's trust store: a CA no other vector names, anchored once (so a hostile trust store holds its root), "
-                   + "then offered without anchors and under another anchor: only a verifier consulting the host's store accepts those")
+        file.group(
+            "The host's trust store: a CA no other vector names, anchored once (so a hostile trust store holds its root), "
+                + "then offered without anchors and under another anchor: only a verifier consulting the host's store accepts those")
         for environment in AppAttestEnvironment.allCases.reversed() {
             var spec = baseline()
             spec.environment = environment
@@ -298,18 +318,25 @@ extension AppAttestVectors {
             spec.anchors = .hostStoreRoot
             let (input, publicKey, receipt) = try build(spec)
             let name = environment.rawValue
-            file.add(id: "attestation-host-store::\(name)", comment: "\(name) baseline issued by the host-store CA, anchored at its root",
-                     flags: [flag], input: input,
-                     output: ["publicKey": .b64(publicKey), "counter": .int(0), "receipt": .b64(receipt), "receiptStatus": .string(spec.receiptStatus)])
-            file.add(id: "attestation-anchors-removed-host-store::\(name)",
-                     comment: "the same object without trustAnchorsPem and receiptTrustAnchorsPem: Apple's roots apply",
-                     flags: [flag, VectorFileBuilder.anchorsRemoved],
-                     input: input.filter { !["trustAnchorsPem", "receiptTrustAnchorsPem"].contains($0.key) }, error: .certificateChainInvalid)
+            file.add(
+                id: "attestation-host-store::\(name)", comment: "\(name) baseline issued by the host-store CA, anchored at its root",
+                flags: [flag], input: input,
+                output: [
+                    "publicKey": .b64(publicKey), "counter": .int(0), "receipt": .b64(receipt),
+                    "receiptStatus": .string(spec.receiptStatus),
+                ])
+            file.add(
+                id: "attestation-anchors-removed-host-store::\(name)",
+                comment: "the same object without trustAnchorsPem and receiptTrustAnchorsPem: Apple's roots apply",
+                flags: [flag, VectorFileBuilder.anchorsRemoved],
+                input: input.filter { !["trustAnchorsPem", "receiptTrustAnchorsPem"].contains($0.key) }, error: .certificateChainInvalid)
             var other = input
             other["trustAnchorsPem"] = .array([.string(GeneratorPKI.pem(attestation.root))])
-            file.add(id: "attestation-host-store::\(name)-other-anchor",
-                     comment: "the same object with the suite's main test root as the only anchor (a verifier that adds its anchors to the host's store accepts it)",
-                     flags: [flag], input: other, error: .certificateChainInvalid)
+            file.add(
+                id: "attestation-host-store::\(name)-other-anchor",
+                comment:
+                    "the same object with the suite's main test root as the only anchor (a verifier that adds its anchors to the host's store accepts it)",
+                flags: [flag], input: other, error: .certificateChainInvalid)
         }
     }
 }

@@ -57,7 +57,8 @@ struct RealDeviceData {
 
     static let veehaitchCitation = "veehaitch/devicecheck-appattest @ cb26211, src/test/resources/"
     static let veehaitchLicence = "Apache-2.0, as upstream (veehaitch/devicecheck-appattest); not under this project's CC0 grant"
-    static let appleLicence = "Apple developer documentation content (© Apple Inc.), quoted as published; not under this project's CC0 grant"
+    static let appleLicence =
+        "Apple developer documentation content (© Apple Inc.), quoted as published; not under this project's CC0 grant"
 
     var attestations: [Attestation] = []
     var assertions: [Assertion] = []
@@ -86,15 +87,17 @@ struct RealDeviceData {
             throw Problem("\(url.path): not a JSON object")
         }
         let source = doc["source"] as? [String: Any]
-        let origin = Origin(file: "apple-docs/\(name).json", document: name,
-                            citation: "\(source?["repo"] as? String ?? "Apple developer documentation")", licence: Self.appleLicence)
+        let origin = Origin(
+            file: "apple-docs/\(name).json", document: name,
+            citation: "\(source?["repo"] as? String ?? "Apple developer documentation")", licence: Self.appleLicence)
         let derived = doc["derived_by_independent_check"] as? [String: Any]
-        attestations.append(Attestation(
-            origin: origin, name: name.hasPrefix("validation_guide_2024") ? "apple-2024-ios18" : "apple-2026-ios27",
-            object: try Self.base64(doc["attestationObject_b64"], url), keyId: try Self.base64(doc["keyId_b64"], url),
-            clientDataHash: try Self.base64(doc["clientDataHash_b64"], url), challenge: nil,
-            appId: try Self.text(doc["appId"], url), environment: try Self.text(doc["environment"], url),
-            time: try Self.text(doc["validationTime"], url), publicKeySPKI: try Self.base64(derived?["publicKeySPKI_b64"], url)))
+        attestations.append(
+            Attestation(
+                origin: origin, name: name.hasPrefix("validation_guide_2024") ? "apple-2024-ios18" : "apple-2026-ios27",
+                object: try Self.base64(doc["attestationObject_b64"], url), keyId: try Self.base64(doc["keyId_b64"], url),
+                clientDataHash: try Self.base64(doc["clientDataHash_b64"], url), challenge: nil,
+                appId: try Self.text(doc["appId"], url), environment: try Self.text(doc["environment"], url),
+                time: try Self.text(doc["validationTime"], url), publicKeySPKI: try Self.base64(derived?["publicKeySPKI_b64"], url)))
     }
 
     mutating func readVeehaitch(_ url: URL) throws {
@@ -102,36 +105,42 @@ struct RealDeviceData {
         let stem = url.deletingPathExtension().lastPathComponent
         for case let doc as [String: Any] in try Yams.load_all(yaml: String(contentsOf: url, encoding: .utf8)) {
             let id = try Self.text(doc["id"], url)
-            let origin = Origin(file: "veehaitch/\(file)", document: id, citation: Self.veehaitchCitation + file, licence: Self.veehaitchLicence)
+            let origin = Origin(
+                file: "veehaitch/\(file)", document: id, citation: Self.veehaitchCitation + file, licence: Self.veehaitchLicence)
             let appId = "\(try Self.text(doc["teamIdentifier"], url)).\(try Self.text(doc["bundleIdentifier"], url))"
             let key = try Self.pem(doc["publicKey"], url)
             switch doc["type"] as? String {
             case "attestation":
-                attestations.append(Attestation(
-                    origin: origin, name: "veehaitch-\(stem)", object: try Self.base64(doc["attestationBase64"], url),
-                    keyId: try Self.base64(doc["keyIdBase64"], url), clientDataHash: try Self.base64(doc["clientDataHashSha256Base64"], url),
-                    challenge: try Self.base64(doc["clientDataBase64"], url), appId: appId,
-                    environment: try Self.text(doc["environment"], url), time: try Self.time(doc["timestamp"], url), publicKeySPKI: key))
+                attestations.append(
+                    Attestation(
+                        origin: origin, name: "veehaitch-\(stem)", object: try Self.base64(doc["attestationBase64"], url),
+                        keyId: try Self.base64(doc["keyIdBase64"], url),
+                        clientDataHash: try Self.base64(doc["clientDataHashSha256Base64"], url),
+                        challenge: try Self.base64(doc["clientDataBase64"], url), appId: appId,
+                        environment: try Self.text(doc["environment"], url), time: try Self.time(doc["timestamp"], url), publicKeySPKI: key)
+                )
             case "assertion":
                 guard let counter = doc["counter"] as? Int, let value = UInt32(exactly: counter) else {
                     throw Problem("\(url.path) \(id): counter is not a 32-bit count")
                 }
-                assertions.append(Assertion(
-                    origin: origin, name: "veehaitch-\(stem)", assertion: try Self.base64(doc["assertionBase64"], url),
-                    clientData: try Self.base64(doc["clientDataBase64"], url), appId: appId, counter: value, publicKeySPKI: key))
+                assertions.append(
+                    Assertion(
+                        origin: origin, name: "veehaitch-\(stem)", assertion: try Self.base64(doc["assertionBase64"], url),
+                        clientData: try Self.base64(doc["clientDataBase64"], url), appId: appId, counter: value, publicKeySPKI: key))
             case "receipt":
                 let properties = doc["properties"] as? [String: Any] ?? [:]
                 let bytes = try Self.base64(doc["receiptBase64"], url)
                 // The creation time as the receipt writes it: the YAML's was re-formatted by
                 // its writer (trailing zeros added, one value a millisecond off).
                 let written = (try? AppAttest.Receipt(bytes: bytes))?.creationTimeText
-                receipts.append(Receipt(
-                    origin: origin, name: "veehaitch-\(stem)-\(id.prefix(8))", receipt: bytes,
-                    appId: appId, time: try Self.time(doc["timestamp"], url), publicKeySPKI: key,
-                    kind: try Self.text(properties["type"], url),
-                    creationTime: try written ?? Self.time(properties["creationTime"], url),
-                    expirationTime: properties["expirationTime"].flatMap { try? Self.time($0, url) },
-                    riskMetric: properties["riskMetric"] as? Int))
+                receipts.append(
+                    Receipt(
+                        origin: origin, name: "veehaitch-\(stem)-\(id.prefix(8))", receipt: bytes,
+                        appId: appId, time: try Self.time(doc["timestamp"], url), publicKeySPKI: key,
+                        kind: try Self.text(properties["type"], url),
+                        creationTime: try written ?? Self.time(properties["creationTime"], url),
+                        expirationTime: properties["expirationTime"].flatMap { try? Self.time($0, url) },
+                        riskMetric: properties["riskMetric"] as? Int))
             default:
                 throw Problem("\(url.path) \(id): unknown type \(doc["type"] ?? "(none)")")
             }

@@ -58,15 +58,18 @@ struct VectorFileBuilder {
         let anchorFields = ["trustAnchorsPem", "receiptTrustAnchorsPem"]
         let sources = groups.flatMap(\.tests).filter { test in
             let flags = (test["flags"]?.arrayValue ?? []).compactMap(\.stringValue)
-            return test["result"]?.stringValue != "invalid" && test["input"]?.objectValue?.keys.contains { anchorFields.contains($0) } == true
+            return test["result"]?.stringValue != "invalid"
+                && test["input"]?.objectValue?.keys.contains { anchorFields.contains($0) } == true
                 && FlagNotes.refusedBeforeTheChain.isDisjoint(with: flags) && !flags.contains(FlagNotes.hostTrustStore)
         }
-        group("The test anchors removed: each test above that is not invalid, without trustAnchorsPem and receiptTrustAnchorsPem, "
-              + "so Apple's roots apply and the suite's test chain must be refused")
+        group(
+            "The test anchors removed: each test above that is not invalid, without trustAnchorsPem and receiptTrustAnchorsPem, "
+                + "so Apple's roots apply and the suite's test chain must be refused")
         for test in sources {
             guard let id = test["id"]?.stringValue, let input = test["input"]?.objectValue, id.hasPrefix(prefix + "-") else { continue }
             let flags = (test["flags"]?.arrayValue ?? []).compactMap(\.stringValue).filter { !FlagNotes.acceptableFlags.contains($0) }
-            add(id: prefix + "-anchors-removed" + id.dropFirst(prefix.count),
+            add(
+                id: prefix + "-anchors-removed" + id.dropFirst(prefix.count),
                 comment: "without its test anchors: \(test["comment"]?.stringValue ?? "")",
                 flags: flags + [Self.anchorsRemoved], input: input.filter { !anchorFields.contains($0.key) }, error: code)
         }
@@ -80,9 +83,10 @@ struct VectorFileBuilder {
             "source": .string(source),
             "notes": .object(notes.mapValues(JSONValue.string).merging(FlagNotes.notes(for: flagsUsed)) { _, flag in flag }),
             "numberOfTests": .int(Int64(count)),
-            "testGroups": .array(groups.map { group in
-                .object(["comment": .string(group.comment), "defaults": .object(group.defaults), "tests": .array(group.tests)])
-            }),
+            "testGroups": .array(
+                groups.map { group in
+                    .object(["comment": .string(group.comment), "defaults": .object(group.defaults), "tests": .array(group.tests)])
+                }),
         ])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -22,13 +22,17 @@ public enum ProbeCatalog {
     // MARK: baseline
 
     static let baseline: [ProbeCheck] = [
-        ProbeCheck("baseline.attestation", .accepted, sends: "a genuine attestation over a fresh challenge",
-                   note: ProbeNotes.hashRule) { session throws(ProbeStepFailure) in
+        ProbeCheck(
+            "baseline.attestation", .accepted, sends: "a genuine attestation over a fresh challenge",
+            note: ProbeNotes.hashRule
+        ) { session throws(ProbeStepFailure) in
             let (_, request) = try await session.preparedAttestation(session.launch.conformingAttest)
             return [await session.send(request)]
         },
-        ProbeCheck("baseline.assertions", .accepted, sends: "two genuine assertions (counters 1 and 2) for an accepted key",
-                   note: ProbeNotes.genuineAssertion) { session throws(ProbeStepFailure) in
+        ProbeCheck(
+            "baseline.assertions", .accepted, sends: "two genuine assertions (counters 1 and 2) for an accepted key",
+            note: ProbeNotes.genuineAssertion
+        ) { session throws(ProbeStepFailure) in
             let key = try await session.registeredKey()
             let first = await session.send(try await session.preparedAssertion(keyId: key.keyId))
             let second = await session.send(try await session.preparedAssertion(keyId: key.keyId))
@@ -39,28 +43,36 @@ public enum ProbeCatalog {
     // MARK: replay
 
     static let replay: [ProbeCheck] = [
-        ProbeCheck("replay.attestation", .refused, sends: "an accepted attestation request sent again (same challenge)",
-                   note: ProbeNotes.challengeReplay) { session throws(ProbeStepFailure) in
+        ProbeCheck(
+            "replay.attestation", .refused, sends: "an accepted attestation request sent again (same challenge)",
+            note: ProbeNotes.challengeReplay
+        ) { session throws(ProbeStepFailure) in
             let (_, request) = try await session.preparedAttestation(session.launch.conformingAttest)
             try await session.setup(request, "a valid attestation")
             return [await session.send(request)]
         },
-        ProbeCheck("replay.assertion", .refused, sends: "an accepted assertion request sent again (same challenge, same counter)",
-                   note: ProbeNotes.flag("Replay")) { session throws(ProbeStepFailure) in
+        ProbeCheck(
+            "replay.assertion", .refused, sends: "an accepted assertion request sent again (same challenge, same counter)",
+            note: ProbeNotes.flag("Replay")
+        ) { session throws(ProbeStepFailure) in
             let key = try await session.registeredKey()
             let request = try await session.preparedAssertion(keyId: key.keyId)
             try await session.setup(request, "a valid assertion")
             return [await session.send(request)]
         },
-        ProbeCheck("replay.equal-counter", .refused, sends: "a new assertion on a fresh challenge with the counter of the accepted one",
-                   note: ProbeNotes.flag("Replay")) { session throws(ProbeStepFailure) in
+        ProbeCheck(
+            "replay.equal-counter", .refused, sends: "a new assertion on a fresh challenge with the counter of the accepted one",
+            note: ProbeNotes.flag("Replay")
+        ) { session throws(ProbeStepFailure) in
             let key = try await session.registeredKey()
             try await session.setup(try await session.preparedAssertion(keyId: key.keyId), "a valid assertion")
             let replayed = session.assertOptions { $0.replayCounter = true }
             return [await session.send(try await session.preparedAssertion(keyId: key.keyId, replayed))]
         },
-        ProbeCheck("replay.lower-counter", .refused, sends: "an assertion with counter 1 after one with counter 2 was accepted",
-                   note: ProbeNotes.flag("Replay")) { session throws(ProbeStepFailure) in
+        ProbeCheck(
+            "replay.lower-counter", .refused, sends: "an assertion with counter 1 after one with counter 2 was accepted",
+            note: ProbeNotes.flag("Replay")
+        ) { session throws(ProbeStepFailure) in
             let key = try await session.registeredKey()
             let earlier = try await session.preparedAssertion(keyId: key.keyId)
             try await session.setup(try await session.preparedAssertion(keyId: key.keyId), "a valid assertion")
@@ -71,15 +83,19 @@ public enum ProbeCatalog {
     // MARK: challenge
 
     static let challenge: [ProbeCheck] = [
-        ProbeCheck("challenge.never-issued", .refused, sends: "an attestation for a challenge the server never issued",
-                   note: ProbeNotes.challengeNotIssued) { session throws(ProbeStepFailure) in
+        ProbeCheck(
+            "challenge.never-issued", .refused, sends: "an attestation for a challenge the server never issued",
+            note: ProbeNotes.challengeNotIssued
+        ) { session throws(ProbeStepFailure) in
             let issued = try await session.challenge()
             let forged = ProbeChallenge.unissued(like: issued, encoding: session.config.challenge.encoding)
             let (_, request) = try session.attestation(session.launch.conformingAttest, challenge: forged)
             return [await session.send(request)]
         },
-        ProbeCheck("challenge.reused", .refused, sends: "a second key attested over a challenge already used by an accepted attestation",
-                   note: ProbeNotes.challengeReplay) { session throws(ProbeStepFailure) in
+        ProbeCheck(
+            "challenge.reused", .refused, sends: "a second key attested over a challenge already used by an accepted attestation",
+            note: ProbeNotes.challengeReplay
+        ) { session throws(ProbeStepFailure) in
             let challenge = try await session.challenge()
             let (_, first) = try session.attestation(session.launch.conformingAttest, challenge: challenge)
             try await session.setup(first, "a valid attestation")
@@ -91,54 +107,83 @@ public enum ProbeCatalog {
     // MARK: binding
 
     static let binding: [ProbeCheck] = [
-        attestationShape("binding.app-id", sends: "an attestation made for another App ID (rpIdHash, receipt)",
-                         note: ProbeNotes.flag("AppIdNotChecked")) { options, config in options.otherAppId = config.appId + "x" },
-        assertionShape("binding.assertion-app-id", .refused, sends: "an assertion whose rpIdHash is another App ID's",
-                       note: ProbeNotes.flag("AppIdNotChecked")) { options, config in options.otherAppId = config.appId + "x" },
-        attestationShape("binding.environment", sends: "an attestation with the other environment's aaguid",
-                         note: ProbeNotes.environment) { options, _ in options.otherEnvironment = true },
-        attestationShape("binding.key-id-swapped", sends: "a consistent attestation object sent with another key's key id in the request",
-                         note: ProbeNotes.keyBinding) { options, _ in options.swapKeyId = true },
-        attestationShape("binding.certificate-key", sends: "an object whose credential certificate's key does not hash to the key id it carries",
-                         note: ProbeNotes.keyBinding) { options, _ in options.certificateKeyMismatch = true },
-        attestationShape("binding.credential-id", sends: "an object whose credentialId is not the key id",
-                         note: ProbeNotes.keyBinding) { options, _ in options.credentialIdMismatch = true },
-        ProbeCheck("binding.nonce-other-challenge", .refused,
-                   sends: "an attestation whose nonce is over another issued challenge than the one in the request",
-                   note: ProbeNotes.nonceBinding) { session throws(ProbeStepFailure) in
+        attestationShape(
+            "binding.app-id", sends: "an attestation made for another App ID (rpIdHash, receipt)",
+            note: ProbeNotes.flag("AppIdNotChecked")
+        ) { options, config in options.otherAppId = config.appId + "x" },
+        assertionShape(
+            "binding.assertion-app-id", .refused, sends: "an assertion whose rpIdHash is another App ID's",
+            note: ProbeNotes.flag("AppIdNotChecked")
+        ) { options, config in options.otherAppId = config.appId + "x" },
+        attestationShape(
+            "binding.environment", sends: "an attestation with the other environment's aaguid",
+            note: ProbeNotes.environment
+        ) { options, _ in options.otherEnvironment = true },
+        attestationShape(
+            "binding.key-id-swapped", sends: "a consistent attestation object sent with another key's key id in the request",
+            note: ProbeNotes.keyBinding
+        ) { options, _ in options.swapKeyId = true },
+        attestationShape(
+            "binding.certificate-key", sends: "an object whose credential certificate's key does not hash to the key id it carries",
+            note: ProbeNotes.keyBinding
+        ) { options, _ in options.certificateKeyMismatch = true },
+        attestationShape(
+            "binding.credential-id", sends: "an object whose credentialId is not the key id",
+            note: ProbeNotes.keyBinding
+        ) { options, _ in options.credentialIdMismatch = true },
+        ProbeCheck(
+            "binding.nonce-other-challenge", .refused,
+            sends: "an attestation whose nonce is over another issued challenge than the one in the request",
+            note: ProbeNotes.nonceBinding
+        ) { session throws(ProbeStepFailure) in
             let sent = try await session.challenge()
             let signed = try await session.challenge()
             let (_, request) = try session.attestation(session.launch.conformingAttest, challenge: sent, signedChallenge: signed)
             return [await session.send(request)]
         },
-        attestationShape("binding.nonce-der-shape",
-                         sends: "the right nonce octets in another DER shape of the nonce extension ([2] instead of [1])",
-                         note: ProbeNotes.nonceShape) { options, _ in options.nonceShape = .otherTag },
-        attestationShape("binding.attestation-counter", sends: "an attestation with signCount 1",
-                         note: ProbeNotes.attestationCounter) { options, _ in options.counter = 1 },
+        attestationShape(
+            "binding.nonce-der-shape",
+            sends: "the right nonce octets in another DER shape of the nonce extension ([2] instead of [1])",
+            note: ProbeNotes.nonceShape
+        ) { options, _ in options.nonceShape = .otherTag },
+        attestationShape(
+            "binding.attestation-counter", sends: "an attestation with signCount 1",
+            note: ProbeNotes.attestationCounter
+        ) { options, _ in options.counter = 1 },
     ]
 
     // MARK: trust
 
     static let trust: [ProbeCheck] = [
-        attestationShape("trust.attacker-root", sends: "a chain to an attacker's root and intermediate carrying the test CA's names",
-                         note: ProbeNotes.attackerRoot) { options, _ in options.attackerRoot = true },
-        attestationShape("trust.expired-certificate", sends: "an attestation whose credential certificate expired a day ago",
-                         note: ProbeNotes.flag("Expired")) { options, _ in options.expiredCertificate = true },
+        attestationShape(
+            "trust.attacker-root", sends: "a chain to an attacker's root and intermediate carrying the test CA's names",
+            note: ProbeNotes.attackerRoot
+        ) { options, _ in options.attackerRoot = true },
+        attestationShape(
+            "trust.expired-certificate", sends: "an attestation whose credential certificate expired a day ago",
+            note: ProbeNotes.flag("Expired")
+        ) { options, _ in options.expiredCertificate = true },
     ]
 
     // MARK: signatures
 
     static let signatures: [ProbeCheck] = [
-        assertionShape("signatures.foreign-key", .refused, sends: "an assertion for an accepted key signed by another key",
-                       note: ProbeNotes.signature) { options, _ in options.foreignKey = true },
-        assertionShape("signatures.prehashed-nonce", .refused, sends: "an assertion signing the nonce as a pre-hashed digest",
-                       note: ProbeNotes.flag("PrehashedNonce")) { options, _ in options.prehashedNonce = true },
-        ProbeCheck("signatures.unknown-key", .refused, sends: "a well-signed assertion for a key the server never accepted",
-                   note: ProbeNotes.unknownKey) { session throws(ProbeStepFailure) in
+        assertionShape(
+            "signatures.foreign-key", .refused, sends: "an assertion for an accepted key signed by another key",
+            note: ProbeNotes.signature
+        ) { options, _ in options.foreignKey = true },
+        assertionShape(
+            "signatures.prehashed-nonce", .refused, sends: "an assertion signing the nonce as a pre-hashed digest",
+            note: ProbeNotes.flag("PrehashedNonce")
+        ) { options, _ in options.prehashedNonce = true },
+        ProbeCheck(
+            "signatures.unknown-key", .refused, sends: "a well-signed assertion for a key the server never accepted",
+            note: ProbeNotes.unknownKey
+        ) { session throws(ProbeStepFailure) in
             // Attested on the device only: the server never sees this key's attestation.
-            let (made, _) = try session.attestation(session.launch.conformingAttest,
-                                                   challenge: ProbeChallenge.unissued(like: nil, encoding: session.config.challenge.encoding))
+            let (made, _) = try session.attestation(
+                session.launch.conformingAttest,
+                challenge: ProbeChallenge.unissued(like: nil, encoding: session.config.challenge.encoding))
             return [await session.send(try await session.preparedAssertion(keyId: made.attestedKeyId))]
         },
     ]
@@ -146,23 +191,33 @@ public enum ProbeCatalog {
     // MARK: iOS 27 shapes
 
     static let ios27: [ProbeCheck] = [
-        ProbeCheck("ios27.attestation-map", .accepted,
-                   sends: "an attestation with the trailing apple_* map after the COSE key and the ED flag clear",
-                   note: ProbeNotes.flag("Extensions")) { session throws(ProbeStepFailure) in
+        ProbeCheck(
+            "ios27.attestation-map", .accepted,
+            sends: "an attestation with the trailing apple_* map after the COSE key and the ED flag clear",
+            note: ProbeNotes.flag("Extensions")
+        ) { session throws(ProbeStepFailure) in
             let (_, request) = try await session.preparedAttestation(ProbeLaunchData.attest(session.launch.satisfyingMap))
             return [await session.send(request)]
         },
-        assertionShape("ios27.assertion-0x40", .accepted, sends: "an assertion with flags 0x40 (launch data only where the policy needs it)",
-                       note: ProbeNotes.plainFlags) { _, _ in },
-        assertionShape("ios27.assertion-0x40-map", .accepted, sends: "an assertion with flags 0x40 followed by the apple_* map",
-                       note: ProbeNotes.flag("Extensions"), map: true) { _, _ in },
-        assertionShape("ios27.assertion-0xC0-map", .accepted, sends: "an assertion with flags 0xC0 (ED set) followed by the apple_* map",
-                       note: ProbeNotes.flag("Extensions"), map: true) { options, _ in options.flags = 0xC0 },
+        assertionShape(
+            "ios27.assertion-0x40", .accepted, sends: "an assertion with flags 0x40 (launch data only where the policy needs it)",
+            note: ProbeNotes.plainFlags
+        ) { _, _ in },
+        assertionShape(
+            "ios27.assertion-0x40-map", .accepted, sends: "an assertion with flags 0x40 followed by the apple_* map",
+            note: ProbeNotes.flag("Extensions"), map: true
+        ) { _, _ in },
+        assertionShape(
+            "ios27.assertion-0xC0-map", .accepted, sends: "an assertion with flags 0xC0 (ED set) followed by the apple_* map",
+            note: ProbeNotes.flag("Extensions"), map: true
+        ) { options, _ in options.flags = 0xC0 },
     ]
 
     /// A check sending one attestation in a shape (a change to the conforming options), expected refused.
-    static func attestationShape(_ id: String, sends: String, note: VectorNote,
-                                 _ shape: @escaping @Sendable (inout SoftwareDevice.AttestOptions, ProbeConfig) -> Void) -> ProbeCheck {
+    static func attestationShape(
+        _ id: String, sends: String, note: VectorNote,
+        _ shape: @escaping @Sendable (inout SoftwareDevice.AttestOptions, ProbeConfig) -> Void
+    ) -> ProbeCheck {
         ProbeCheck(id, .refused, sends: sends, note: note) { session throws(ProbeStepFailure) in
             var options = session.launch.conformingAttest
             shape(&options, session.config)
@@ -173,8 +228,10 @@ public enum ProbeCatalog {
 
     /// A check sending one assertion in a shape for a key the server accepted
     /// (with the policy-satisfying map when `map`).
-    static func assertionShape(_ id: String, _ expected: ProbeExpectation, sends: String, note: VectorNote, map: Bool = false,
-                               _ shape: @escaping @Sendable (inout SoftwareDevice.AssertOptions, ProbeConfig) -> Void) -> ProbeCheck {
+    static func assertionShape(
+        _ id: String, _ expected: ProbeExpectation, sends: String, note: VectorNote, map: Bool = false,
+        _ shape: @escaping @Sendable (inout SoftwareDevice.AssertOptions, ProbeConfig) -> Void
+    ) -> ProbeCheck {
         ProbeCheck(id, expected, sends: sends, note: note) { session throws(ProbeStepFailure) in
             let key = try await session.registeredKey()
             var options = map ? ProbeLaunchData.assert(session.launch.satisfyingMap) : session.launch.conformingAssert
@@ -196,17 +253,21 @@ public enum ProbeCatalog {
         var checks: [ProbeCheck] = []
         for (name, what, choice) in rules {
             guard let choice else { continue }
-            checks.append(ProbeCheck("launch.\(name)-attestation", .refused, sends: "an attestation with \(what)", note: note) {
-                session throws(ProbeStepFailure) in
-                let (_, request) = try await session.preparedAttestation(ProbeLaunchData.attest(choice))
-                return [await session.send(request)]
-            })
-            checks.append(ProbeCheck("launch.\(name)-assertion", .refused,
-                                     sends: "an assertion with \(what), for a key accepted with conforming data", note: note) {
-                session throws(ProbeStepFailure) in
-                let key = try await session.registeredKey()
-                return [await session.send(try await session.preparedAssertion(keyId: key.keyId, ProbeLaunchData.assert(choice)))]
-            })
+            checks.append(
+                ProbeCheck("launch.\(name)-attestation", .refused, sends: "an attestation with \(what)", note: note) {
+                    session throws(ProbeStepFailure) in
+                    let (_, request) = try await session.preparedAttestation(ProbeLaunchData.attest(choice))
+                    return [await session.send(request)]
+                })
+            checks.append(
+                ProbeCheck(
+                    "launch.\(name)-assertion", .refused,
+                    sends: "an assertion with \(what), for a key accepted with conforming data", note: note
+                ) {
+                    session throws(ProbeStepFailure) in
+                    let key = try await session.registeredKey()
+                    return [await session.send(try await session.preparedAssertion(keyId: key.keyId, ProbeLaunchData.assert(choice)))]
+                })
         }
         return checks
     }
@@ -229,8 +290,10 @@ extension ProbeConfig {
         let endpoint = Endpoint(method: "POST", path: ProbeTemplate("/"), body: .object([:]), accepted: [200], refused: [400])
         return ProbeConfig(
             appId: "", environment: .development, baseURL: URL(fileURLWithPath: "/"), headers: [],
-            challenge: ChallengeEndpoint(method: "POST", path: ProbeTemplate("/"), pointer: JSONPointer(tokens: []), encoding: .base64, body: nil),
+            challenge: ChallengeEndpoint(
+                method: "POST", path: ProbeTemplate("/"), pointer: JSONPointer(tokens: []), encoding: .base64, body: nil),
             attest: endpoint, assert: endpoint, clientData: ProbeTemplate(""), clientDataHash: .sha256, timeoutSeconds: 1,
-            launchPolicy: LaunchPolicy(allowedValidationCategories: [4], minimumBundleVersion: BundleVersion("2"), missingLaunchData: .reject))
+            launchPolicy: LaunchPolicy(
+                allowedValidationCategories: [4], minimumBundleVersion: BundleVersion("2"), missingLaunchData: .reject))
     }
 }

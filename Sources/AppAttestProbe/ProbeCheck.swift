@@ -58,8 +58,10 @@ public struct ProbeCheck: Sendable {
     /// exchanges are the judged ones, each expected to be `expected`.
     let body: @Sendable (ProbeSession) async throws(ProbeStepFailure) -> [ProbeExchange]
 
-    init(_ id: String, _ expected: ProbeExpectation, sends: String, note: VectorNote,
-         body: @escaping @Sendable (ProbeSession) async throws(ProbeStepFailure) -> [ProbeExchange]) {
+    init(
+        _ id: String, _ expected: ProbeExpectation, sends: String, note: VectorNote,
+        body: @escaping @Sendable (ProbeSession) async throws(ProbeStepFailure) -> [ProbeExchange]
+    ) {
         self.id = id
         self.expected = expected
         self.sends = sends
@@ -79,7 +81,8 @@ public struct ProbeResult: Sendable {
 
     /// Grades the judged exchanges: the first one that is not as expected decides.
     static func grade(_ check: ProbeCheck, judged: [ProbeExchange], endpoints: (ProbeExchange) -> (accepted: Set<Int>, refused: Set<Int>))
-        -> (ProbeGrade, String) {
+        -> (ProbeGrade, String)
+    {
         guard !judged.isEmpty else { return (.error, "the check sent nothing to judge") }
         for (index, exchange) in judged.enumerated() {
             let step = judged.count > 1 ? " (request \(index + 1) of \(judged.count))" : ""

@@ -116,9 +116,10 @@ public struct ProbeConfig: Sendable {
         guard reader.errors.isEmpty, let baseURL, let challenge, let attest, let assert else {
             throw ProbeConfigErrors(errors: reader.errors)
         }
-        return ProbeConfig(appId: appId, environment: environment, baseURL: baseURL, headers: headers, challenge: challenge,
-                           attest: attest, assert: assert, clientData: clientData, clientDataHash: clientDataHash,
-                           timeoutSeconds: timeout, launchPolicy: launchPolicy)
+        return ProbeConfig(
+            appId: appId, environment: environment, baseURL: baseURL, headers: headers, challenge: challenge,
+            attest: attest, assert: assert, clientData: clientData, clientDataHash: clientDataHash,
+            timeoutSeconds: timeout, launchPolicy: launchPolicy)
     }
 
     /// Whether `baseURL`'s host is a loopback address (127.0.0.0/8, ::1, localhost).
@@ -136,9 +137,11 @@ public struct ProbeConfig: Sendable {
 /// HTTP token characters (RFC 9110 §5.6.2), for header names.
 enum HTTPToken {
     static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
-        }
+        !name.isEmpty
+            && name.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
+            }
     }
 }
 
@@ -188,8 +191,11 @@ struct FieldReader {
             return nil
         }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil else {
-            fail("baseURL", "must be an http or https URL with a host and no query, like http://127.0.0.1:8080 (got \"\(text.prefix(200))\")")
+            let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil
+        else {
+            fail(
+                "baseURL", "must be an http or https URL with a host and no query, like http://127.0.0.1:8080 (got \"\(text.prefix(200))\")"
+            )
             return nil
         }
         // A port out of range reached AsyncHTTPClient, which traps on it
@@ -302,8 +308,9 @@ struct FieldReader {
                 fail("launchPolicy.minimumBundleVersion", "must be dot-separated decimal numbers, like 1.2.3 (got \"\(text)\")")
             }
         }
-        policy.missingLaunchData = vocabulary(object, "missingLaunchData", at: "launchPolicy", LaunchPolicy.MissingLaunchData.self,
-                                              required: false)
+        policy.missingLaunchData = vocabulary(
+            object, "missingLaunchData", at: "launchPolicy", LaunchPolicy.MissingLaunchData.self,
+            required: false)
         return policy
     }
 }

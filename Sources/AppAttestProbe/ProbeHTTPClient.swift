@@ -104,7 +104,8 @@ public final class ProbeHTTPClient: Sendable {
         if let header = request.headers.first(where: { hasControl($0.value) }) {
             return "header \(header.name) holds control characters (from the server's challenge?); not sent"
         }
-        let head = request.method.utf8.count + request.path.utf8.count + 12
+        let head =
+            request.method.utf8.count + request.path.utf8.count + 12
             + request.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
         if head + addedHeadBytes > maxRequestHeadBytes {
             return "the request head would be \(head + addedHeadBytes) bytes, more than \(maxRequestHeadBytes); not sent"
@@ -121,7 +122,8 @@ public final class ProbeHTTPClient: Sendable {
         // The path is joined below baseURL's authority, so the host cannot
         // change; checked all the same: the probe talks only to baseURL.
         guard let target = URL(string: url), target.host == baseURL.host, target.port == baseURL.port,
-              target.scheme == baseURL.scheme else {
+            target.scheme == baseURL.scheme
+        else {
             return .failed("the request URL \(url.prefix(200)) does not parse as a URL below baseURL; not sent")
         }
         var outgoing = HTTPClientRequest(url: url)
@@ -162,7 +164,9 @@ public final class ProbeHTTPClient: Sendable {
         } catch is NIOTooManyBytesError {
             return .failed("the answer is larger than \(Self.maxResponseBytes) bytes")
         } catch let error as NIOConnectionError {
-            return .failed("\(Self.unreachablePrefix) to \(baseURL.absoluteString): \(error.connectionErrors.first.map { "\($0.error)" } ?? "\(error)")")
+            return .failed(
+                "\(Self.unreachablePrefix) to \(baseURL.absoluteString): \(error.connectionErrors.first.map { "\($0.error)" } ?? "\(error)")"
+            )
         } catch {
             if "\(error)".contains("connectionRefused") || "\(error)".contains("Connection refused") {
                 return .failed("\(Self.unreachablePrefix) to \(baseURL.absoluteString): connection refused")

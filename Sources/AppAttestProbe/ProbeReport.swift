@@ -42,9 +42,12 @@ public struct ProbeReport: Sendable {
         lines.append("group        checks   pass  accInv  refVal  error")
         for group in groups + ["all"] {
             let mine = group == "all" ? results : results.filter { $0.check.group == group }
-            let cells = [mine.count] + [ProbeGrade.pass, .acceptedInvalid, .refusedValid, .error].map { grade in mine.filter { $0.grade == grade }.count }
-            lines.append(group.padding(toLength: 12, withPad: " ", startingAt: 0)
-                         + cells.map { " " + String(repeating: " ", count: max(0, 6 - String($0).count)) + String($0) }.joined())
+            let cells =
+                [mine.count]
+                + [ProbeGrade.pass, .acceptedInvalid, .refusedValid, .error].map { grade in mine.filter { $0.grade == grade }.count }
+            lines.append(
+                group.padding(toLength: 12, withPad: " ", startingAt: 0)
+                    + cells.map { " " + String(repeating: " ", count: max(0, 6 - String($0).count)) + String($0) }.joined())
         }
         lines.append("(accInv: accepted what a correct server refuses — the dangerous kind; refVal: refused what a real device sends)")
         if !findings.isEmpty {
@@ -85,19 +88,22 @@ public struct ProbeReport: Sendable {
             "message": .string(result.message), "seconds": .double(result.seconds),
             "bugClass": noteObject(result.check.note),
         ]
-        object["exchanges"] = .array(result.exchanges.map { exchange in
-            var entry: [String: JSONValue] = ["kind": .string(exchange.request.kind.rawValue), "method": .string(exchange.request.method),
-                                              "path": .string(exchange.request.path)]
-            if let body = exchange.request.body { entry["body"] = .string(body) }
-            switch exchange.response {
-            case .answered(let status, let body):
-                entry["status"] = .int(Int64(status))
-                entry["answer"] = .string(String(decoding: body.prefix(ProbeRequest.shownBodyCharacters), as: UTF8.self))
-            case .failed(let reason):
-                entry["failure"] = .string(reason)
-            }
-            return .object(entry)
-        })
+        object["exchanges"] = .array(
+            result.exchanges.map { exchange in
+                var entry: [String: JSONValue] = [
+                    "kind": .string(exchange.request.kind.rawValue), "method": .string(exchange.request.method),
+                    "path": .string(exchange.request.path),
+                ]
+                if let body = exchange.request.body { entry["body"] = .string(body) }
+                switch exchange.response {
+                case .answered(let status, let body):
+                    entry["status"] = .int(Int64(status))
+                    entry["answer"] = .string(String(decoding: body.prefix(ProbeRequest.shownBodyCharacters), as: UTF8.self))
+                case .failed(let reason):
+                    entry["failure"] = .string(reason)
+                }
+                return .object(entry)
+            })
         return .object(object)
     }
 
@@ -113,19 +119,23 @@ public struct ProbeReport: Sendable {
 
     public func junit() -> String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"trustsuite-probe\" tests=\"\(results.count)\" failures=\"\(count(.acceptedInvalid) + count(.refusedValid))\" "
+        xml +=
+            "<testsuites name=\"trustsuite-probe\" tests=\"\(results.count)\" failures=\"\(count(.acceptedInvalid) + count(.refusedValid))\" "
             + "errors=\"\(count(.error))\" time=\"\(seconds)\">\n"
-        xml += "  <testsuite name=\"\(Reports.escape(target))\" tests=\"\(results.count)\" "
+        xml +=
+            "  <testsuite name=\"\(Reports.escape(target))\" tests=\"\(results.count)\" "
             + "failures=\"\(count(.acceptedInvalid) + count(.refusedValid))\" errors=\"\(count(.error))\">\n"
         for result in results {
-            xml += "    <testcase classname=\"\(Reports.escape(result.check.group))\" name=\"\(Reports.escape(result.check.id))\" "
+            xml +=
+                "    <testcase classname=\"\(Reports.escape(result.check.group))\" name=\"\(Reports.escape(result.check.id))\" "
                 + "time=\"\(result.seconds)\""
             switch result.grade {
             case .pass:
                 xml += "/>\n"
                 continue
             case .acceptedInvalid, .refusedValid:
-                xml += ">\n      <failure type=\"\(result.grade.rawValue)\" message=\"\(Reports.escape(result.message))\">"
+                xml +=
+                    ">\n      <failure type=\"\(result.grade.rawValue)\" message=\"\(Reports.escape(result.message))\">"
                     + Reports.escapeText(result.check.note.helpText) + "</failure>\n"
             case .error:
                 xml += ">\n      <error message=\"\(Reports.escape(result.message))\"/>\n"
@@ -139,17 +149,22 @@ public struct ProbeReport: Sendable {
     // MARK: Markdown
 
     public func markdown() -> String {
-        var lines = ["# App Attest server probe", "", "Target: `\(target)`. \(summary).", "",
-                     "| check | expected | result | what the device sends | bug class |", "|---|---|---|---|---|"]
+        var lines = [
+            "# App Attest server probe", "", "Target: `\(target)`. \(summary).", "",
+            "| check | expected | result | what the device sends | bug class |", "|---|---|---|---|---|",
+        ]
         for result in findings + results.filter({ $0.grade == .pass }) {
             let grade = result.grade == .acceptedInvalid ? "**\(Self.labels[result.grade] ?? "")**" : Self.labels[result.grade] ?? ""
             let links = result.check.note.links.enumerated().map { "[\($0.offset + 1)](\($0.element))" }.joined(separator: " ")
-            let cells = [result.check.id, result.check.expected.rawValue, grade, result.check.sends,
-                         result.check.note.description + (links.isEmpty ? "" : " " + links)]
-                .map { $0.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ") }
+            let cells = [
+                result.check.id, result.check.expected.rawValue, grade, result.check.sends,
+                result.check.note.description + (links.isEmpty ? "" : " " + links),
+            ]
+            .map { $0.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ") }
             // The message can quote the server (a challenge, an answer): a code span, so it renders as text (issue 44 item 6).
             let message = result.grade == .pass ? "" : ": " + MarkdownText.cell(result.message)
-            lines.append("| " + cells[0] + " | " + cells[1] + " | " + cells[2] + message + " | " + cells[3...].joined(separator: " | ") + " |")
+            lines.append(
+                "| " + cells[0] + " | " + cells[1] + " | " + cells[2] + message + " | " + cells[3...].joined(separator: " | ") + " |")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -172,15 +187,20 @@ public struct ProbeReport: Sendable {
             ]
             if let link = check.note.links.first { rule["helpUri"] = .string(link) }
             rules.append(.object(rule))
-            out.append(.object([
-                "ruleId": .string(check.id), "ruleIndex": .int(Int64(index)),
-                "level": .string(result.grade == .refusedValid ? "warning" : "error"),
-                "message": .object(["text": .string("\(check.id): \(Self.labels[result.grade] ?? "") — \(result.message)")]),
-                "locations": .array([.object(["physicalLocation": .object(["artifactLocation": .object(["uri": .string(target)])]),
-                                              "logicalLocations": .array([.object(["fullyQualifiedName": .string(check.id)])])])]),
-                "partialFingerprints": .object(["trustsuiteProbeCheck/v1": .string(check.id)]),
-                "properties": .object(["grade": .string(result.grade.rawValue)]),
-            ]))
+            out.append(
+                .object([
+                    "ruleId": .string(check.id), "ruleIndex": .int(Int64(index)),
+                    "level": .string(result.grade == .refusedValid ? "warning" : "error"),
+                    "message": .object(["text": .string("\(check.id): \(Self.labels[result.grade] ?? "") — \(result.message)")]),
+                    "locations": .array([
+                        .object([
+                            "physicalLocation": .object(["artifactLocation": .object(["uri": .string(target)])]),
+                            "logicalLocations": .array([.object(["fullyQualifiedName": .string(check.id)])]),
+                        ])
+                    ]),
+                    "partialFingerprints": .object(["trustsuiteProbeCheck/v1": .string(check.id)]),
+                    "properties": .object(["grade": .string(result.grade.rawValue)]),
+                ]))
         }
         let run: JSONValue = .object([
             "tool": .object(["driver": .object(["name": .string("trustsuite probe"), "rules": .array(rules)])]),

@@ -33,17 +33,22 @@ public struct ProbeRunner: Sendable {
     /// Checks the target may be probed at all (loopback unless allowed).
     public func checkTarget() throws(ProbeError) {
         guard allowRemote || config.isLoopback else {
-            throw ProbeError(.remoteRefused, "baseURL \(config.baseURL.absoluteString) is not a loopback address; "
-                             + "the probe sends forged requests only to 127.0.0.0/8, ::1 or localhost unless --allow-remote is given")
+            throw ProbeError(
+                .remoteRefused,
+                "baseURL \(config.baseURL.absoluteString) is not a loopback address; "
+                    + "the probe sends forged requests only to 127.0.0.0/8, ::1 or localhost unless --allow-remote is given")
         }
     }
 
     /// Runs the selected checks; `progress` gets each result as it is graded.
-    public func run(progress: @escaping @Sendable (ProbeResult, Int, Int) -> Void = { _, _, _ in }) async throws(ProbeError) -> ProbeReport {
+    public func run(progress: @escaping @Sendable (ProbeResult, Int, Int) -> Void = { _, _, _ in }) async throws(ProbeError) -> ProbeReport
+    {
         try checkTarget()
         guard device.appId == config.appId, device.environment == config.environment else {
-            throw ProbeError(.device, "the device in \(device.stateDirectory.path) is for \(device.appId) (\(device.environment.rawValue)); "
-                             + "the config says \(config.appId) (\(config.environment.rawValue))")
+            throw ProbeError(
+                .device,
+                "the device in \(device.stateDirectory.path) is for \(device.appId) (\(device.environment.rawValue)); "
+                    + "the config says \(config.appId) (\(config.environment.rawValue))")
         }
         let checks = try selectedChecks()
         let client = ProbeHTTPClient(baseURL: config.baseURL, timeoutSeconds: config.timeoutSeconds)
@@ -55,7 +60,8 @@ public struct ProbeRunner: Sendable {
         } catch {
             await client.shutdown()
             let request = error.exchange.map { $0.request.method + " " + $0.request.path + ": " } ?? ""
-            throw ProbeError(.serverUnreachable, "the server at \(config.baseURL.absoluteString) did not give a challenge: \(request)\(error.message)")
+            throw ProbeError(
+                .serverUnreachable, "the server at \(config.baseURL.absoluteString) did not give a challenge: \(request)\(error.message)")
         }
         var results: [ProbeResult] = []
         for (index, check) in checks.enumerated() {
@@ -81,8 +87,9 @@ public struct ProbeRunner: Sendable {
         } catch {
             (grade, message) = (.error, error.message)
         }
-        return ProbeResult(check: check, grade: grade, message: message, exchanges: session.log.since(first),
-                           seconds: (ContinuousClock.now - start).seconds)
+        return ProbeResult(
+            check: check, grade: grade, message: message, exchanges: session.log.since(first),
+            seconds: (ContinuousClock.now - start).seconds)
     }
 }
 

@@ -43,8 +43,10 @@ public final class ProbeSession: Sendable {
     /// A fresh challenge from the server (any 2xx answer, the challenge at the config's pointer).
     func challenge() async throws(ProbeStepFailure) -> ProbeChallenge {
         let endpoint = config.challenge
-        let exchange = await send(request(.challenge, method: endpoint.method, path: endpoint.path, body: endpoint.body,
-                                          values: ProbeValues()))
+        let exchange = await send(
+            request(
+                .challenge, method: endpoint.method, path: endpoint.path, body: endpoint.body,
+                values: ProbeValues()))
         return try Self.challenge(in: exchange, endpoint: endpoint)
     }
 
@@ -65,14 +67,16 @@ public final class ProbeSession: Sendable {
                 throw ProbeStepFailure("the challenge answer is not JSON", exchange: exchange)
             }
             guard let written = endpoint.pointer.resolve(document)?.stringValue else {
-                throw ProbeStepFailure("the challenge answer has no string at \(endpoint.pointer.text.isEmpty ? "the root" : endpoint.pointer.text)",
-                                       exchange: exchange)
+                throw ProbeStepFailure(
+                    "the challenge answer has no string at \(endpoint.pointer.text.isEmpty ? "the root" : endpoint.pointer.text)",
+                    exchange: exchange)
             }
             // Bounded before it is used anywhere: placed in a path or a
             // header, a 100 KB challenge made a head AsyncHTTPClient trapped on.
             guard written.utf8.count <= maxChallengeCharacters else {
-                throw ProbeStepFailure("the challenge is \(written.utf8.count) bytes long, more than \(maxChallengeCharacters); "
-                                       + "a challenge is a few dozen random bytes", exchange: exchange)
+                throw ProbeStepFailure(
+                    "the challenge is \(written.utf8.count) bytes long, more than \(maxChallengeCharacters); "
+                        + "a challenge is a few dozen random bytes", exchange: exchange)
             }
             guard let challenge = ProbeChallenge(written: written, encoding: endpoint.encoding) else {
                 throw ProbeStepFailure("the challenge \"\(written.prefix(80))\" is not \(endpoint.encoding.rawValue)", exchange: exchange)
@@ -103,8 +107,10 @@ public final class ProbeSession: Sendable {
     // MARK: Device steps
 
     /// Attests a new key over `challenge` (or, with `signedChallenge`, over another) and makes its request.
-    func attestation(_ options: SoftwareDevice.AttestOptions, challenge: ProbeChallenge,
-                     signedChallenge: ProbeChallenge? = nil) throws(ProbeStepFailure) -> (SoftwareDevice.Attestation, ProbeRequest) {
+    func attestation(
+        _ options: SoftwareDevice.AttestOptions, challenge: ProbeChallenge,
+        signedChallenge: ProbeChallenge? = nil
+    ) throws(ProbeStepFailure) -> (SoftwareDevice.Attestation, ProbeRequest) {
         let made: SoftwareDevice.Attestation
         do {
             made = try device.attest(clientDataHash: clientDataHash(signedChallenge ?? challenge), options: options)
@@ -116,7 +122,8 @@ public final class ProbeSession: Sendable {
 
     /// A fresh challenge, a new key attested over it, the request (not sent).
     func preparedAttestation(_ options: SoftwareDevice.AttestOptions) async throws(ProbeStepFailure)
-        -> (SoftwareDevice.Attestation, ProbeRequest) {
+        -> (SoftwareDevice.Attestation, ProbeRequest)
+    {
         try attestation(options, challenge: try await challenge())
     }
 
@@ -156,8 +163,9 @@ public final class ProbeSession: Sendable {
         case .answered(let status, _) where endpoint.accepted.contains(status):
             return
         case .answered(let status, _):
-            throw ProbeStepFailure("setup: the server answered \(status) to \(what), which it must accept; the check cannot be judged",
-                                   exchange: exchange)
+            throw ProbeStepFailure(
+                "setup: the server answered \(status) to \(what), which it must accept; the check cannot be judged",
+                exchange: exchange)
         case .failed(let reason):
             throw ProbeStepFailure("setup: \(what): \(reason)", exchange: exchange)
         }

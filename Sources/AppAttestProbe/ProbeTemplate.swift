@@ -30,7 +30,8 @@ public struct ProbeTemplate: Sendable, Hashable {
             let after = rest[rest.index(after: open)...]
             // The placeholder runs to the first `}`, and holds no `{`.
             if let close = after.firstIndex(where: { $0 == "}" || $0 == "{" }), after[close] == "}",
-               let placeholder = Self.placeholder(after[..<close]) {
+                let placeholder = Self.placeholder(after[..<close])
+            {
                 if !literal.isEmpty { segments.append(.literal(literal)) }
                 literal = ""
                 segments.append(placeholder)
@@ -102,8 +103,10 @@ public struct ProbeValues: Sendable {
     public var clientData: [UInt8]?
     public var challenge: ProbeChallenge?
 
-    public init(keyId: [UInt8]? = nil, attestationObject: [UInt8]? = nil, assertion: [UInt8]? = nil, clientData: [UInt8]? = nil,
-                challenge: ProbeChallenge? = nil) {
+    public init(
+        keyId: [UInt8]? = nil, attestationObject: [UInt8]? = nil, assertion: [UInt8]? = nil, clientData: [UInt8]? = nil,
+        challenge: ProbeChallenge? = nil
+    ) {
         self.keyId = keyId
         self.attestationObject = attestationObject
         self.assertion = assertion

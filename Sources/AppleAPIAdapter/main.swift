@@ -20,11 +20,12 @@ func emit(_ object: [String: Any]) {
 }
 
 if CommandLine.arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
-    print("""
-    usage: trustsuite-apple-api-adapter
-    Speaks the adapter protocol on stdin/stdout for the apple-api family:
-      trustsuite run --adapter .build/debug/trustsuite-apple-api-adapter --family apple-api
-    """)
+    print(
+        """
+        usage: trustsuite-apple-api-adapter
+        Speaks the adapter protocol on stdin/stdout for the apple-api family:
+          trustsuite run --adapter .build/debug/trustsuite-apple-api-adapter --family apple-api
+        """)
     exit(0)
 }
 
@@ -32,7 +33,8 @@ emit(["adapter": "trustsuite-apple-api", "version": "1", "families": ["apple-api
 let driver = AppleAPIDriver(hooks: hooks)
 while let line = readLine(strippingNewline: true) {
     guard let data = line.data(using: .utf8),
-          let request = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+        let request = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    else {
         FileHandle.standardError.write(Data("trustsuite-apple-api-adapter: a request that is not a JSON object\n".utf8))
         continue
     }

@@ -228,7 +228,8 @@ public final class AppleAPIDriver {
             let dictionary = try dictionary(json)
             let wantsResult = (step["result"] as? Bool) ?? (call == "SecItemCopyMatching")
             var result: CFTypeRef?
-            let status = wantsResult
+            let status =
+                wantsResult
                 ? (call == "SecItemAdd" ? SecItemAdd(dictionary, &result) : SecItemCopyMatching(dictionary, &result))
                 : (call == "SecItemAdd" ? SecItemAdd(dictionary, nil) : SecItemCopyMatching(dictionary, nil))
             var answer = Self.status(status)
@@ -257,7 +258,9 @@ public final class AppleAPIDriver {
             accessControls[try string(step, "as")] = control
             return ["status": 0, "prompts": 0, "result": "accessControl"]
         case "SecKeyCreateRandomKey":
-            guard let json = step["attributes"] as? [String: Any] else { throw Failure(description: "SecKeyCreateRandomKey needs \"attributes\"") }
+            guard let json = step["attributes"] as? [String: Any] else {
+                throw Failure(description: "SecKeyCreateRandomKey needs \"attributes\"")
+            }
             var error: Unmanaged<CFError>?
             guard let key = SecKeyCreateRandomKey(try dictionary(json), &error) else {
                 return error.map { Self.failure($0.takeRetainedValue() as any Error) } ?? Self.status(errSecParam)
@@ -278,7 +281,9 @@ public final class AppleAPIDriver {
             if let label = step["as"] as? String { datas[label] = signature as Data }
             return ["status": 0, "prompts": 0, "result": "data"]
         case "SecKeyVerifySignature":
-            guard let bytes = try value(step["data"] ?? [:]) as? Data else { throw Failure(description: "SecKeyVerifySignature needs data") }
+            guard let bytes = try value(step["data"] ?? [:]) as? Data else {
+                throw Failure(description: "SecKeyVerifySignature needs data")
+            }
             let label = try string(step, "signature")
             guard let signature = datas[label] else { throw Failure(description: "no signature \(label)") }
             var error: Unmanaged<CFError>?
@@ -311,7 +316,8 @@ public final class AppleAPIDriver {
             let name = try string(step, "operation")
             guard let operation = Self.operations[name] else { throw Failure(description: "unknown operation \(name)") }
             let reason = (step["localizedReason"] as? String) ?? ""
-            return Self.laAnswer(Self.wait { context.evaluateAccessControl(control, operation: operation, localizedReason: reason, reply: $0) })
+            return Self.laAnswer(
+                Self.wait { context.evaluateAccessControl(control, operation: operation, localizedReason: reason, reply: $0) })
         case "LAContext.invalidate":
             try context(step).invalidate()
             return Self.status(errSecSuccess)

@@ -33,8 +33,10 @@ actor AdapterSession {
     private var firstIdOfProcess = 1
     private(set) var restarts = 0
 
-    init(command: String, timeout: Duration, maxLineBytes: Int, environment: [String: String] = [:],
-         maxConsecutiveCrashes: Int = 0, log: (@Sendable (String) -> Void)?) {
+    init(
+        command: String, timeout: Duration, maxLineBytes: Int, environment: [String: String] = [:],
+        maxConsecutiveCrashes: Int = 0, log: (@Sendable (String) -> Void)?
+    ) {
         self.command = command
         self.maxConsecutiveCrashes = maxConsecutiveCrashes
         self.environment = environment
@@ -49,7 +51,8 @@ actor AdapterSession {
         let stderr = self.stderr
         let child: ChildProcess
         do {
-            child = try ChildProcess(command: command, environment: environment, onStdout: { channel.feed($0) }, onStderr: { stderr.append($0) })
+            child = try ChildProcess(
+                command: command, environment: environment, onStdout: { channel.feed($0) }, onStderr: { stderr.append($0) })
         } catch {
             throw AdapterError("cannot start adapter `\(command)`: \(error)")
         }
@@ -81,8 +84,9 @@ actor AdapterSession {
     /// minutes for the suite's vectors, issue 41).
     func ask(family: Family, input value: JSONValue) async throws -> SubjectAnswer {
         guard !gaveUp else {
-            throw AdapterError("not run: the adapter was given up after \(maxConsecutiveCrashes) cases in a row that crashed it, "
-                               + "hung it or got an untrusted reply (--max-crashes)")
+            throw AdapterError(
+                "not run: the adapter was given up after \(maxConsecutiveCrashes) cases in a row that crashed it, "
+                    + "hung it or got an untrusted reply (--max-crashes)")
         }
         do {
             let answer = try await exchange(family: family, input: value)
@@ -97,9 +101,11 @@ actor AdapterSession {
             consecutiveCrashes += 1
             guard maxConsecutiveCrashes > 0, consecutiveCrashes >= maxConsecutiveCrashes else { throw error }
             gaveUp = true
-            let said = error.description.replacingOccurrences(of: " (restarting)", with: "").replacingOccurrences(of: "; restarting", with: "")
-            throw AdapterError(said + "; giving up on the adapter: \(consecutiveCrashes) cases in a row crashed it, "
-                               + "hung it or got an untrusted reply (--max-crashes)", stderr: error.stderr)
+            let said = error.description.replacingOccurrences(of: " (restarting)", with: "").replacingOccurrences(
+                of: "; restarting", with: "")
+            throw AdapterError(
+                said + "; giving up on the adapter: \(consecutiveCrashes) cases in a row crashed it, "
+                    + "hung it or got an untrusted reply (--max-crashes)", stderr: error.stderr)
         }
     }
 
@@ -129,8 +135,9 @@ actor AdapterSession {
                 let status = exitStatus(of: child, otherwise: "closed its output")
                 throw abandon("adapter crashed: it \(status) (restarting)", since: mark)
             case .timeout:
-                throw abandon("adapter did not answer within \(Self.describe(timeout)); its process group was stopped (restarting)",
-                              since: mark)
+                throw abandon(
+                    "adapter did not answer within \(Self.describe(timeout)); its process group was stopped (restarting)",
+                    since: mark)
             case .tooLong:
                 throw abandon("reply too long (over \(maxLineBytes) bytes; restarting)", since: mark)
             case .line(let text):
@@ -143,8 +150,9 @@ actor AdapterSession {
                     throw abandon("\(reason) (restarting)", since: mark)
                 case .badVerdict:
                     child.settleStderr()
-                    throw AdapterError("reply \"result\" must be valid, invalid or unsupported: \(text.prefix(200))",
-                                       stderr: stderr.text(since: mark, limit: Self.maxCaseStderrBytes))
+                    throw AdapterError(
+                        "reply \"result\" must be valid, invalid or unsupported: \(text.prefix(200))",
+                        stderr: stderr.text(since: mark, limit: Self.maxCaseStderrBytes))
                 case .answer(var answer):
                     child.settleStderr()
                     let caseStderr = stderr.text(since: mark, limit: Self.maxCaseStderrBytes)
@@ -256,8 +264,10 @@ package enum AdapterReply: Sendable, Equatable {
         guard let verdictName = reply["result"]?.stringValue, let verdict = SubjectAnswer.Verdict(rawValue: verdictName) else {
             return .badVerdict
         }
-        return .answer(SubjectAnswer(verdict, error: reply["error"]?.stringValue, code: reply["code"]?.stringValue,
-                                     output: reply["output"]))
+        return .answer(
+            SubjectAnswer(
+                verdict, error: reply["error"]?.stringValue, code: reply["code"]?.stringValue,
+                output: reply["output"]))
     }
 }
 
@@ -326,7 +336,8 @@ package final class LineChannel: @unchecked Sendable {
     private static func newline(in bytes: ArraySlice<UInt8>) -> Int? {
         bytes.withUnsafeBufferPointer { buffer -> Int? in
             guard let base = buffer.baseAddress, buffer.count > 0,
-                  let found = memchr(base, 0x0A, buffer.count) else { return nil }
+                let found = memchr(base, 0x0A, buffer.count)
+            else { return nil }
             return bytes.startIndex + (UnsafeRawPointer(found) - UnsafeRawPointer(base))
         }
     }

@@ -64,8 +64,9 @@ public final class AdapterSubject: Subject {
         errorMap: ErrorMap? = nil, environment: [String: String] = [:],
         maxConsecutiveCrashes: Int = AdapterSubject.defaultMaxConsecutiveCrashes, log: (@Sendable (String) -> Void)? = nil
     ) async throws -> AdapterSubject {
-        let session = AdapterSession(command: command, timeout: timeout, maxLineBytes: maxLineBytes, environment: environment,
-                                     maxConsecutiveCrashes: maxConsecutiveCrashes, log: log)
+        let session = AdapterSession(
+            command: command, timeout: timeout, maxLineBytes: maxLineBytes, environment: environment,
+            maxConsecutiveCrashes: maxConsecutiveCrashes, log: log)
         let hello = try await session.start()
         guard let object = hello.objectValue, let name = object["adapter"]?.stringValue else {
             await session.shutDown()
@@ -83,9 +84,11 @@ public final class AdapterSubject: Subject {
             errorMap: errorMap, timeout: timeout, session: session)
     }
 
-    private init(command: String, adapterName: String, version: String, families: Set<Family>, unknownFamilies: [String],
-                 gradesOutputs: Bool, answersCodes: Bool, capabilities: Set<String>?, callerChecks: [String]?, errorMap: ErrorMap?,
-                 timeout: Duration, session: AdapterSession) {
+    private init(
+        command: String, adapterName: String, version: String, families: Set<Family>, unknownFamilies: [String],
+        gradesOutputs: Bool, answersCodes: Bool, capabilities: Set<String>?, callerChecks: [String]?, errorMap: ErrorMap?,
+        timeout: Duration, session: AdapterSession
+    ) {
         self.command = command
         self.adapterName = adapterName
         self.version = version

@@ -50,8 +50,10 @@ final class ChildProcess: @unchecked Sendable {
     /// Starts `command`; `onStdout` / `onStderr` get each chunk read, then an
     /// empty chunk at end of file. Both are called on reader threads.
     /// `environment` sets (or replaces) variables of the inherited environment.
-    init(command: String, environment overrides: [String: String] = [:], onStdout: @escaping @Sendable (ArraySlice<UInt8>) -> Void,
-         onStderr: @escaping @Sendable (ArraySlice<UInt8>) -> Void) throws {
+    init(
+        command: String, environment overrides: [String: String] = [:], onStdout: @escaping @Sendable (ArraySlice<UInt8>) -> Void,
+        onStderr: @escaping @Sendable (ArraySlice<UInt8>) -> Void
+    ) throws {
         // A dead adapter must surface as a write error, not kill the runner.
         signal(SIGPIPE, SIG_IGN)
         var stdinPipe: [Int32] = [-1, -1], stdoutPipe: [Int32] = [-1, -1], stderrPipe: [Int32] = [-1, -1]
@@ -284,7 +286,6 @@ final class ChildProcess: @unchecked Sendable {
     ]
 }
 
-
 /// One thread, alive as long as the process, that starts every adapter:
 /// the parent-death signal fires when the thread that spawned a child
 /// exits, and Dispatch's worker threads do exit when idle.
@@ -312,7 +313,9 @@ final class SpawnerThread: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         let result = ResultBox()
         condition.lock()
-        jobs.append { result.value = body(); done.signal() }
+        jobs.append {
+            result.value = body(); done.signal()
+        }
         condition.signal()
         condition.unlock()
         done.wait()
@@ -359,7 +362,11 @@ private final class PipeReader: @unchecked Sendable {
 
     private func loop() {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        defer { lock.withLock { ended = true; close(fd) } }
+        defer {
+            lock.withLock {
+                ended = true; close(fd)
+            }
+        }
         while true {
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, 100)

@@ -71,7 +71,7 @@ public struct ErrorMap: Sendable {
         var entries: [Entry] = []
         for (index, item) in list.enumerated() {
             guard let object = item.objectValue, Set(object.keys) == ["pattern", "code"],
-                  let pattern = object["pattern"]?.stringValue, let code = object["code"]?.stringValue, !code.isEmpty
+                let pattern = object["pattern"]?.stringValue, let code = object["code"]?.stringValue, !code.isEmpty
             else {
                 throw VectorLoadError(path: path, "entry \(index): must be {\"pattern\": regex, \"code\": error code}")
             }
@@ -101,7 +101,8 @@ public struct ErrorMap: Sendable {
             case .match: return entry.code
             case .noMatch: continue
             case .exceeded:
-                let reason = "error map \(path): entry \(index): " + Self.exceededReason(entry, textLength: bounded.utf16.count)
+                let reason =
+                    "error map \(path): entry \(index): " + Self.exceededReason(entry, textLength: bounded.utf16.count)
                     + "; it is refused for the rest of the run"
                 refused.refuse(index, reason)
                 throw AdapterError(reason)
@@ -122,7 +123,8 @@ public struct ErrorMap: Sendable {
         let start = clock.now
         var calls = 0
         var outcome = Outcome.noMatch
-        entry.regex.enumerateMatches(in: text, options: [.reportProgress], range: NSRange(location: 0, length: positions)) { result, _, stop in
+        entry.regex.enumerateMatches(in: text, options: [.reportProgress], range: NSRange(location: 0, length: positions)) {
+            result, _, stop in
             if result != nil {
                 outcome = .match
                 stop.pointee = true
@@ -148,8 +150,10 @@ public struct ErrorMap: Sendable {
     /// followed by a character that ends the run, and with nothing after it.
     static func loadProbes(_ pattern: String) -> [String] {
         var characters: [Character] = ["a", "0", " "]
-        for character in pattern where character.isASCII && !characters.contains(character)
-            && (character.isLetter || character.isNumber || character == " " || character == "-" || character == "_") {
+        for character in pattern
+        where character.isASCII && !characters.contains(character)
+            && (character.isLetter || character.isNumber || character == " " || character == "-" || character == "_")
+        {
             characters.append(character)
             if characters.count >= 16 { break }
         }

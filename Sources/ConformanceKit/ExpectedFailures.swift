@@ -67,14 +67,17 @@ public struct ExpectedFailures: Sendable {
 
         /// Lines for the terminal, after the scorecard.
         public func lines(path: String) -> [String] {
-            var lines = ["Expected failures (\(path)): \(listed.count) listed, \(unlisted.count) not listed, "
-                         + "\(stale.count) stale, \(notRun.count) matched no vector of this run"]
+            var lines = [
+                "Expected failures (\(path)): \(listed.count) listed, \(unlisted.count) not listed, "
+                    + "\(stale.count) stale, \(notRun.count) matched no vector of this run"
+            ]
             for result in unlisted {
                 lines.append("   not listed: [\(result.grade.rawValue)] \(result.vector.id): \(result.message)")
             }
             for (entry, passed) in stale {
-                lines.append("   stale: \"\(entry.pattern)\" (\(entry.reason)) — now passes: "
-                             + passed.prefix(5).joined(separator: ", ") + (passed.count > 5 ? ", …" : ""))
+                lines.append(
+                    "   stale: \"\(entry.pattern)\" (\(entry.reason)) — now passes: "
+                        + passed.prefix(5).joined(separator: ", ") + (passed.count > 5 ? ", …" : ""))
             }
             return lines
         }

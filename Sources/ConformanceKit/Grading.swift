@@ -67,8 +67,10 @@ public enum Grader {
     /// and match (otherwise they are only shown).
     /// `gradesReasons` (an adapter answering codes or with an error map):
     /// the answer's `code` must be the vector's, or the case is `wrongReason`.
-    public static func grade(_ vector: Vector, answer: SubjectAnswer, gradesErrorCodes: Bool,
-                             gradesOutputs: Bool, gradesReasons: Bool = false) -> (Grade, String) {
+    public static func grade(
+        _ vector: Vector, answer: SubjectAnswer, gradesErrorCodes: Bool,
+        gradesOutputs: Bool, gradesReasons: Bool = false
+    ) -> (Grade, String) {
         if answer.verdict == .unsupported { return (.unsupported, "subject does not support this case") }
         switch vector.result {
         case .acceptable:

@@ -35,7 +35,8 @@ public enum MarkdownText {
     /// Whether `text` renders as itself in Markdown, anywhere in a line.
     static func isPlain(_ text: String) -> Bool {
         text.unicodeScalars.allSatisfy { scalar in
-            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || " ,.-+()=/".unicodeScalars.contains(scalar)
+            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                || " ,.-+()=/".unicodeScalars.contains(scalar)
         } && !text.lowercased().contains("www.") && !text.hasPrefix(" ") && !text.hasSuffix(" ")
     }
 

@@ -130,17 +130,20 @@ public struct Matrix: Sendable {
         var lines = ["# TrustSuite results matrix", "", "Made by `\(command)`.", ""]
         lines += summaryMarkdown()
         lines += [""] + capabilitiesMarkdown()
-        lines += ["", "## Vectors", "",
-                  "\(rows.filter(\.disagreement).count) of \(rows.count) vectors where implementations disagree; rows by worst "
-                  + "severity (critical, high, medium, low, wrong reason), disagreements first within each.", ""]
+        lines += [
+            "", "## Vectors", "",
+            "\(rows.filter(\.disagreement).count) of \(rows.count) vectors where implementations disagree; rows by worst "
+                + "severity (critical, high, medium, low, wrong reason), disagreements first within each.", "",
+        ]
         // Names come from the adapter list or the adapters' hellos: shown as code (`MarkdownText`).
         lines.append("| vector | family | expected | " + columns.map { MarkdownText.cell($0.name) }.joined(separator: " | ") + " |")
         lines.append("|---|---|---|" + columns.map { _ in "---|" }.joined())
         for row in rows {
             let expected = row.vector.result.rawValue + (row.vector.error.map { " (\($0))" } ?? "")
             let cells = row.outcomes.map { $0 == .acceptedInvalid || $0 == .critical ? "**\($0.label)**" : $0.label }
-            lines.append("| \(escapeCell(row.vector.id)) | \(row.vector.family.rawValue) | \(escapeCell(expected)) | "
-                         + cells.joined(separator: " | ") + " |")
+            lines.append(
+                "| \(escapeCell(row.vector.id)) | \(row.vector.family.rawValue) | \(escapeCell(expected)) | "
+                    + cells.joined(separator: " | ") + " |")
         }
         lines += [""] + casesMarkdown()
         return lines.joined(separator: "\n") + "\n"
@@ -148,9 +151,12 @@ public struct Matrix: Sendable {
 
     /// The summary table per implementation and family (README shows it).
     public func summaryMarkdown() -> [String] {
-        var lines = ["## Summary", "",
-                     "| implementation | family | vectors | " + Outcome.allCases.map(\.label).map { $0.lowercased() }.joined(separator: " | ") + " |",
-                     "|---|---|---:|" + Outcome.allCases.map { _ in "---:|" }.joined()]
+        var lines = [
+            "## Summary", "",
+            "| implementation | family | vectors | " + Outcome.allCases.map(\.label).map { $0.lowercased() }.joined(separator: " | ")
+                + " |",
+            "|---|---|---:|" + Outcome.allCases.map { _ in "---:|" }.joined(),
+        ]
         for (index, column) in columns.enumerated() {
             for (label, counts) in summary(column: index) {
                 let total = counts.values.reduce(0, +)
@@ -169,9 +175,11 @@ public struct Matrix: Sendable {
         let implementations: [JSONValue] = columns.enumerated().map { index, column in
             var summary: [String: JSONValue] = [:]
             for (label, counts) in self.summary(column: index) {
-                summary[label] = .object(Dictionary(uniqueKeysWithValues: Outcome.allCases.map {
-                    ($0.rawValue, JSONValue.int(Int64(counts[$0] ?? 0)))
-                }))
+                summary[label] = .object(
+                    Dictionary(
+                        uniqueKeysWithValues: Outcome.allCases.map {
+                            ($0.rawValue, JSONValue.int(Int64(counts[$0] ?? 0)))
+                        }))
             }
             var object: [String: JSONValue] = [
                 "name": .string(column.name), "subject": .string(column.report.subject),

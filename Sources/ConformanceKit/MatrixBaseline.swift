@@ -57,10 +57,12 @@ public struct MatrixBaseline: Sendable {
     }
 
     static func read(_ path: String) throws(VectorLoadError)
-        -> (outcomes: [String: [String: String]], disagreements: Set<String>, names: Set<String>) {
+        -> (outcomes: [String: [String: String]], disagreements: Set<String>, names: Set<String>)
+    {
         let data = try VectorLoadError.read(path, limit: maxFileBytes)
         guard let root = try? JSONDecoder().decode(JSONValue.self, from: data),
-              root["schema"]?.stringValue == "trustsuite-matrix/1", let rows = root["rows"]?.arrayValue else {
+            root["schema"]?.stringValue == "trustsuite-matrix/1", let rows = root["rows"]?.arrayValue
+        else {
             throw VectorLoadError(path: path, "not a matrix written by `trustsuite matrix --json` (schema trustsuite-matrix/1)")
         }
         var oldOutcomes: [String: [String: String]] = [:]
@@ -79,8 +81,10 @@ public struct MatrixBaseline: Sendable {
         return (oldOutcomes, oldDisagreements, oldNames)
     }
 
-    static func compare(oldOutcomes: [String: [String: String]], oldDisagreements: Set<String>, oldNames: Set<String>,
-                        with matrix: Matrix) -> MatrixBaseline {
+    static func compare(
+        oldOutcomes: [String: [String: String]], oldDisagreements: Set<String>, oldNames: Set<String>,
+        with matrix: Matrix
+    ) -> MatrixBaseline {
         var changes: [Change] = []
         var newDisagreements: [String] = []
         var fixed: [String] = []
@@ -90,20 +94,25 @@ public struct MatrixBaseline: Sendable {
             if !row.disagreement && oldDisagreements.contains(id) { fixed.append(id) }
             for (column, outcome) in zip(matrix.columns, row.outcomes) {
                 guard let old = oldOutcomes[id]?[column.name], old != outcome.rawValue else { continue }
-                changes.append(Change(implementation: column.name, id: id, old: old, new: outcome.rawValue,
-                                      worse: rank(outcome.rawValue) > rank(old)))
+                changes.append(
+                    Change(
+                        implementation: column.name, id: id, old: old, new: outcome.rawValue,
+                        worse: rank(outcome.rawValue) > rank(old)))
             }
         }
         let names = Set(matrix.columns.map(\.name))
-        return MatrixBaseline(newDisagreements: newDisagreements, fixedDisagreements: fixed, changes: changes,
-                              dropped: oldNames.subtracting(names).sorted(), added: names.subtracting(oldNames).sorted())
+        return MatrixBaseline(
+            newDisagreements: newDisagreements, fixedDisagreements: fixed, changes: changes,
+            dropped: oldNames.subtracting(names).sorted(), added: names.subtracting(oldNames).sorted())
     }
 
     /// The comparison for the terminal.
     public func lines(path: String, maxListed: Int = 50) -> [String] {
-        var lines = ["Against the baseline \(path): \(newDisagreements.count) new disagreements, "
-                     + "\(fixedDisagreements.count) fixed, \(changes.count) changed outcomes "
-                     + "(\(changes.filter(\.worse).count) worse)"]
+        var lines = [
+            "Against the baseline \(path): \(newDisagreements.count) new disagreements, "
+                + "\(fixedDisagreements.count) fixed, \(changes.count) changed outcomes "
+                + "(\(changes.filter(\.worse).count) worse)"
+        ]
         for id in newDisagreements.prefix(maxListed) { lines.append("   new disagreement: \(id)") }
         for id in fixedDisagreements.prefix(maxListed) { lines.append("   fixed disagreement: \(id)") }
         let byImplementation = Dictionary(grouping: changes, by: \.implementation)

@@ -42,25 +42,32 @@ extension Matrix {
     }
 
     func capabilitiesMarkdown() -> [String] {
-        var lines = ["## Capabilities", "",
-                     "Declared in each adapter's hello; `—`: none declared, every vector of its families is sent. "
-                        + "Caller checks: what the adapter checks itself because the library's documentation leaves it to the caller.", "",
-                     "| implementation | reasons graded | caller checks | " + capabilityNames.map(MarkdownText.cell).joined(separator: " | ") + " |",
-                     "|---|---|---|" + capabilityNames.map { _ in "---|" }.joined()]
+        var lines = [
+            "## Capabilities", "",
+            "Declared in each adapter's hello; `—`: none declared, every vector of its families is sent. "
+                + "Caller checks: what the adapter checks itself because the library's documentation leaves it to the caller.", "",
+            "| implementation | reasons graded | caller checks | " + capabilityNames.map(MarkdownText.cell).joined(separator: " | ") + " |",
+            "|---|---|---|" + capabilityNames.map { _ in "---|" }.joined(),
+        ]
         for column in columns {
             let checks = column.report.callerChecks?.isEmpty == false ? MarkdownText.cell(Self.callerChecksCell(column)) : "—"
-            lines.append("| \(MarkdownText.cell(column.name)) | \(column.report.gradesReasons ? "yes" : "no") | \(checks) | "
-                         + capabilityCells(column).joined(separator: " | ") + " |")
+            lines.append(
+                "| \(MarkdownText.cell(column.name)) | \(column.report.gradesReasons ? "yes" : "no") | \(checks) | "
+                    + capabilityCells(column).joined(separator: " | ") + " |")
         }
         return lines
     }
 
     func casesMarkdown() -> [String] {
-        var lines = ["## Cases not passed", "",
-                     "Each with its input (strings over \(CaseInput.maxShownCharacters) characters shortened, with their SHA-256)."]
+        var lines = [
+            "## Cases not passed", "",
+            "Each with its input (strings over \(CaseInput.maxShownCharacters) characters shortened, with their SHA-256).",
+        ]
         for row in findingRows {
-            lines += ["", "### \(row.vector.id)", "",
-                      "`\(row.vector.file)` tcId \(row.vector.tcId); expected \(Self.expectedText(row.vector)).", ""]
+            lines += [
+                "", "### \(row.vector.id)", "",
+                "`\(row.vector.file)` tcId \(row.vector.tcId); expected \(Self.expectedText(row.vector)).", "",
+            ]
             for (column, result) in zip(columns, row.results) where result.grade.isFinding {
                 lines.append("- \(MarkdownText.code(column.name)): \(MarkdownText.code(Self.answerText(result)))")
             }
@@ -71,11 +78,14 @@ extension Matrix {
 
     func capabilitiesHTML() -> String {
         let e = Reports.escape
-        var page = "<h2>Capabilities</h2>\n<p>Declared in each adapter's hello; — none declared, every vector of its families is sent.</p>\n"
-        page += "<table><tr><th>implementation</th><th>reasons graded</th><th>caller checks</th>"
+        var page =
+            "<h2>Capabilities</h2>\n<p>Declared in each adapter's hello; — none declared, every vector of its families is sent.</p>\n"
+        page +=
+            "<table><tr><th>implementation</th><th>reasons graded</th><th>caller checks</th>"
             + capabilityNames.map { "<th>\(e($0))</th>" }.joined() + "</tr>\n"
         for column in columns {
-            page += "<tr><td>\(e(column.name))</td><td>\(column.report.gradesReasons ? "yes" : "no")</td>"
+            page +=
+                "<tr><td>\(e(column.name))</td><td>\(column.report.gradesReasons ? "yes" : "no")</td>"
                 + "<td>\(e(Self.callerChecksCell(column)))</td>"
                 + capabilityCells(column).map { "<td>\(e($0))</td>" }.joined() + "</tr>\n"
         }

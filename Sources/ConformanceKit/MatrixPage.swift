@@ -89,7 +89,8 @@ extension Matrix {
             page += "<td>\(e(Self.expectedText(row.vector)))</td>"
             for result in row.results {
                 let outcome = Outcome(result)
-                let detail = [result.answer?.error, result.message.isEmpty ? nil : result.message].compactMap { $0 }.joined(separator: " — ")
+                let detail = [result.answer?.error, result.message.isEmpty ? nil : result.message].compactMap { $0 }.joined(
+                    separator: " — ")
                 page += "<td class=\"\(outcome.rawValue)\" title=\"\(e(detail))\">\(e(outcome.label))</td>"
             }
             page += "</tr>\n"
@@ -104,11 +105,13 @@ extension Matrix {
     func gridHTML() -> String {
         let e = Reports.escape
         let labels = gridLabels
-        var page = "<h2>Overview</h2>\n<p>Each cell: vectors passed of those answered, coloured by the worst outcome "
+        var page =
+            "<h2>Overview</h2>\n<p>Each cell: vectors passed of those answered, coloured by the worst outcome "
             + "(dark red: a crash, hang or no answer on an input an attacker can send; red: an invalid vector accepted; yellow: another error; orange: a valid vector refused or a wrong answer; "
             + "beige: refused for another reason). Blank: a family or mode the implementation does not claim. "
             + "A cell links to the implementation's findings.</p>\n"
-        page += "<table id=\"grid\"><thead><tr><th>implementation</th><th>language</th><th>library</th>"
+        page +=
+            "<table id=\"grid\"><thead><tr><th>implementation</th><th>language</th><th>library</th>"
             + labels.map { "<th>\(e($0))</th>" }.joined() + "</tr></thead><tbody>\n"
         for (index, column) in columns.enumerated() {
             let cases = gridCases(column)
@@ -124,7 +127,8 @@ extension Matrix {
                 }
                 var text = "\(cell.passed)/\(cell.answered)"
                 if cell.acceptedInvalid > 0 { text += "<small>\(cell.acceptedInvalid) accepted invalid</small>" }
-                page += "<td class=\"cell \(worst.rawValue)\" data-label=\"\(e(label))\" data-accepted-invalid=\"\(cell.acceptedInvalid)\">"
+                page +=
+                    "<td class=\"cell \(worst.rawValue)\" data-label=\"\(e(label))\" data-accepted-invalid=\"\(cell.acceptedInvalid)\">"
                     + "<a href=\"#\(Self.anchor(index))\">\(text)</a></td>"
             }
             page += "</tr>\n"
@@ -135,12 +139,14 @@ extension Matrix {
     /// The summary counts per implementation and claimed family or mode, folded away.
     func summaryHTML() -> String {
         let e = Reports.escape
-        var page = "<details><summary>Counts per implementation and family</summary>\n"
+        var page =
+            "<details><summary>Counts per implementation and family</summary>\n"
             + "<table><tr><th>implementation</th><th>family</th><th>vectors</th>"
             + Outcome.allCases.map { "<th>\(e($0.label.lowercased()))</th>" }.joined() + "</tr>\n"
         for (index, column) in columns.enumerated() {
             for (label, counts) in summary(column: index) {
-                page += "<tr><td>\(e(column.name))</td><td>\(e(label))</td>"
+                page +=
+                    "<tr><td>\(e(column.name))</td><td>\(e(label))</td>"
                     + "<td class=\"num\">\(counts.values.reduce(0, +))</td>"
                     + Outcome.allCases.map { "<td class=\"num\">\(counts[$0] ?? 0)</td>" }.joined() + "</tr>\n"
             }
@@ -172,7 +178,8 @@ extension Matrix {
             }
             page += "<section id=\"\(Self.anchor(index))\" class=\"implementation\"><h3>\(e(column.name))</h3>\n"
             if let details = column.implementation {
-                page += "<p class=\"meta\">\(e(details.language)) · \(e(details.library)) \(e(details.version))"
+                page +=
+                    "<p class=\"meta\">\(e(details.language)) · \(e(details.library)) \(e(details.version))"
                     + (column.command.map { " · <code>\(e($0))</code>" } ?? "") + "</p>\n"
             }
             let accepted = findings.filter { $0.1.acceptedInvalid }.count
@@ -180,12 +187,14 @@ extension Matrix {
             for (flag, members) in ordered {
                 let acceptedHere = members.filter { $0.1.acceptedInvalid }.count
                 let note = members.lazy.compactMap { notes[$0.0.file]?[flag] }.first
-                page += "<details class=\"flag\"><summary><b>\(e(flag))</b>\(note?.bugType.map { " (\(e($0)))" } ?? "")"
+                page +=
+                    "<details class=\"flag\"><summary><b>\(e(flag))</b>\(note?.bugType.map { " (\(e($0)))" } ?? "")"
                     + " — \(members.count) vectors\(acceptedHere > 0 ? ", \(acceptedHere) invalid accepted" : "")</summary>\n"
                 if let note { page += "<p>\(e(note.helpText))</p>\n" }
                 page += "<table><tr><th>vector</th><th>expected</th><th>answered</th><th>input</th></tr>\n"
                 for (vector, result) in members {
-                    page += "<tr><td>\(e(vector.id))</td><td>\(e(Self.expectedText(vector)))</td>"
+                    page +=
+                        "<tr><td>\(e(vector.id))</td><td>\(e(Self.expectedText(vector)))</td>"
                         + "<td class=\"\(Outcome(result).rawValue)\">\(e(Self.answerText(result)))</td>"
                         + "<td><pre>\(Reports.escapeText(CaseInput.shown(vector.input).jsonText))</pre></td></tr>\n"
                 }

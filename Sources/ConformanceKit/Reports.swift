@@ -25,9 +25,11 @@ public enum Reports {
             counts["acceptedInvalid"] = .int(Int64(acceptedInvalid))
             counts["rejectedValid"] = .int(Int64(rejectedValid))
             counts["critical"] = .int(Int64(critical))
-            counts["severities"] = .object(Dictionary(uniqueKeysWithValues: cases.severityCounts().map {
-                ($0.key.rawValue, JSONValue.int(Int64($0.value)))
-            }))
+            counts["severities"] = .object(
+                Dictionary(
+                    uniqueKeysWithValues: cases.severityCounts().map {
+                        ($0.key.rawValue, JSONValue.int(Int64($0.value)))
+                    }))
             return counts
         }
     }
@@ -78,8 +80,9 @@ public enum Reports {
             lines.append("(wrongR: invalid inputs refused with another code than the vector's — neither pass nor fail)")
         }
         if let checks = report.callerChecks, !checks.isEmpty {
-            lines.append("(caller checks: " + TerminalText.escape(checks.joined(separator: ", "))
-                         + " — done by the adapter, as the library's documentation leaves them to its caller)")
+            lines.append(
+                "(caller checks: " + TerminalText.escape(checks.joined(separator: ", "))
+                    + " — done by the adapter, as the library's documentation leaves them to its caller)")
         }
 
         let problems = report.cases.bySeverity()
@@ -89,27 +92,32 @@ public enum Reports {
             for result in problems.prefix(maxListed) {
                 let marker = result.severity == .critical || result.severity == .high ? "!! " : "   "
                 let label = result.severity.map { "\($0.rawValue) " } ?? ""
-                lines.append(marker + TerminalText.escape("[\(label)\(result.grade.rawValue)] \(result.vector.id) "
-                             + "(\(result.vector.file) tcId \(result.vector.tcId)): \(result.message)"))
+                lines.append(
+                    marker
+                        + TerminalText.escape(
+                            "[\(label)\(result.grade.rawValue)] \(result.vector.id) "
+                                + "(\(result.vector.file) tcId \(result.vector.tcId)): \(result.message)"))
                 if let input = oneLineInput(result.vector) { lines.append("     input: " + TerminalText.escape(input)) }
             }
             if problems.count > maxListed { lines.append("   … \(problems.count - maxListed) more (see --json)") }
         }
         lines.append("")
         if report.graded == 0 {
-            lines.append("NOTHING TESTED: no vector was graded (\(report.cases.count) selected, "
-                         + "\(report.count(.unsupported)) unsupported, \(report.count(.error)) errors)")
+            lines.append(
+                "NOTHING TESTED: no vector was graded (\(report.cases.count) selected, "
+                    + "\(report.count(.unsupported)) unsupported, \(report.count(.error)) errors)")
         }
         let verdict = headline ?? (report.exitCode == 0 ? "PASS" : "FAIL")
         let critical = report.cases.filter(\.critical).count
         if critical > 0 {
             lines.append("CRITICAL: \(critical) network input\(critical == 1 ? "" : "s") crashed, hung or silenced the implementation")
         }
-        lines.append("\(verdict): \(report.count(.pass)) passed, \(report.count(.fail)) failed "
-                     + "(\(report.cases.filter(\.acceptedInvalid).count) accepted invalid input), "
-                     + "\(report.count(.wrongReason)) wrong reason, "
-                     + "\(report.count(.unsupported)) unsupported, \(report.count(.error)) errors "
-                     + "in \(String(format: "%.2f", report.seconds)) s")
+        lines.append(
+            "\(verdict): \(report.count(.pass)) passed, \(report.count(.fail)) failed "
+                + "(\(report.cases.filter(\.acceptedInvalid).count) accepted invalid input), "
+                + "\(report.count(.wrongReason)) wrong reason, "
+                + "\(report.count(.unsupported)) unsupported, \(report.count(.error)) errors "
+                + "in \(String(format: "%.2f", report.seconds)) s")
         return lines.joined(separator: "\n")
     }
 
@@ -130,9 +138,11 @@ public enum Reports {
         for (family, parts) in rows(report.cases) {
             var counts = family.counts
             if !parts.isEmpty {
-                counts["parts"] = .object(Dictionary(uniqueKeysWithValues: parts.compactMap { part in
-                    part.cases.first?.vector.part.map { ($0, JSONValue.object(part.counts)) }
-                }))
+                counts["parts"] = .object(
+                    Dictionary(
+                        uniqueKeysWithValues: parts.compactMap { part in
+                            part.cases.first?.vector.part.map { ($0, JSONValue.object(part.counts)) }
+                        }))
             }
             families[family.label] = .object(counts)
         }
@@ -188,19 +198,22 @@ public enum Reports {
     /// failure's or error's message starts with its severity.
     public static func junit(_ report: RunReport) -> String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"trustsuite\" tests=\"\(report.cases.count)\" "
+        xml +=
+            "<testsuites name=\"trustsuite\" tests=\"\(report.cases.count)\" "
             + "failures=\"\(report.count(.fail) + report.count(.wrongReason))\" errors=\"\(report.count(.error))\" "
             + "skipped=\"\(report.count(.unsupported))\" time=\"\(report.seconds)\">\n"
         for family in report.families {
             let all = report.cases.filter { $0.vector.family == family }
             let cases = all.bySeverity() + all.filter { !$0.grade.isFinding }
-            xml += "  <testsuite name=\"\(escape(family.rawValue))\" tests=\"\(cases.count)\" "
+            xml +=
+                "  <testsuite name=\"\(escape(family.rawValue))\" tests=\"\(cases.count)\" "
                 + "failures=\"\(report.count(.fail, family: family) + report.count(.wrongReason, family: family))\" "
                 + "errors=\"\(report.count(.error, family: family))\" "
                 + "skipped=\"\(report.count(.unsupported, family: family))\">\n"
             for result in cases {
                 let v = result.vector
-                xml += "    <testcase classname=\"\(escape(v.family.rawValue))\" "
+                xml +=
+                    "    <testcase classname=\"\(escape(v.family.rawValue))\" "
                     + "name=\"\(escape("\(v.id) [tcId \(v.tcId)]"))\" file=\"\(escape(v.file))\" "
                     + "time=\"\(result.seconds)\""
                 if result.grade == .pass && result.stderr == nil {

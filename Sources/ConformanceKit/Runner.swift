@@ -74,27 +74,32 @@ public struct Runner: Sendable {
 
     func runOne(_ vector: Vector, clock: ContinuousClock) async -> CaseResult {
         guard subject.families.contains(vector.family) else {
-            return CaseResult(vector: vector, grade: .unsupported, answer: nil,
-                              message: "subject does not claim family \(vector.family.rawValue)", seconds: 0)
+            return CaseResult(
+                vector: vector, grade: .unsupported, answer: nil,
+                message: "subject does not claim family \(vector.family.rawValue)", seconds: 0)
         }
         let missing = Capabilities.missing(for: vector, declared: subject.capabilities)
         guard missing.isEmpty else {
-            return CaseResult(vector: vector, grade: .unsupported, answer: nil,
-                              message: "needs capability \(missing.joined(separator: ", ")), which the subject did not declare",
-                              seconds: 0)
+            return CaseResult(
+                vector: vector, grade: .unsupported, answer: nil,
+                message: "needs capability \(missing.joined(separator: ", ")), which the subject did not declare",
+                seconds: 0)
         }
         let start = clock.now
         do {
             let answer = try await subject.evaluate(family: vector.family, input: vector.input)
-            let (grade, message) = Grader.grade(vector, answer: answer, gradesErrorCodes: subject.gradesErrorCodes,
-                                                gradesOutputs: subject.gradesOutputs, gradesReasons: subject.gradesReasons)
-            var result = CaseResult(vector: vector, grade: grade, answer: answer, message: message,
-                                    seconds: Self.seconds(clock.now - start), stderr: answer.stderr)
+            let (grade, message) = Grader.grade(
+                vector, answer: answer, gradesErrorCodes: subject.gradesErrorCodes,
+                gradesOutputs: subject.gradesOutputs, gradesReasons: subject.gradesReasons)
+            var result = CaseResult(
+                vector: vector, grade: grade, answer: answer, message: message,
+                seconds: Self.seconds(clock.now - start), stderr: answer.stderr)
             result.receivedCode = CaseResult.code(of: answer, errorIsCode: subject.gradesErrorCodes)
             return result
         } catch {
-            return CaseResult(vector: vector, grade: .error, answer: nil, message: "\(error)",
-                              seconds: Self.seconds(clock.now - start), stderr: (error as? AdapterError)?.stderr)
+            return CaseResult(
+                vector: vector, grade: .error, answer: nil, message: "\(error)",
+                seconds: Self.seconds(clock.now - start), stderr: (error as? AdapterError)?.stderr)
         }
     }
 

@@ -44,18 +44,24 @@ public enum SARIF {
                 results.append(resultObject(result, ruleId: id, ruleIndex: index, line: lineOfId.line(of: result.vector)))
             }
             var run: [String: JSONValue] = [
-                "tool": .object(["driver": .object([
-                    "name": .string("trustsuite"), "rules": .array(rules),
-                    "properties": .object(["implementation": .string(input.name), "subject": .string(input.report.subject)]),
-                ])]),
+                "tool": .object([
+                    "driver": .object([
+                        "name": .string("trustsuite"), "rules": .array(rules),
+                        "properties": .object(["implementation": .string(input.name), "subject": .string(input.report.subject)]),
+                    ])
+                ]),
                 "automationDetails": .object(["id": .string("trustsuite/\(input.name)/")]),
                 "results": .array(results),
             ]
             if checkoutBased {
                 // No uri: the checkout's place differs from machine to machine.
-                run["originalUriBaseIds"] = .object([checkoutBaseId: .object([
-                    "description": .object(["text": .string("The TrustSuite checkout the vector files come from (its Fixtures/ folder)")]),
-                ])])
+                run["originalUriBaseIds"] = .object([
+                    checkoutBaseId: .object([
+                        "description": .object([
+                            "text": .string("The TrustSuite checkout the vector files come from (its Fixtures/ folder)")
+                        ])
+                    ])
+                ])
             }
             return .object(run)
         }
@@ -91,8 +97,12 @@ public enum SARIF {
 
     static func resultObject(_ result: CaseResult, ruleId: String, ruleIndex: Int, line: Int?) -> JSONValue {
         let vector = result.vector
-        let kind = result.acceptedInvalid ? "accepted an invalid vector" : result.rejectedValid ? "rejected a valid vector"
-            : result.grade == .wrongReason ? "refused for a wrong reason" : result.grade == .error ? "error" : "wrong output"
+        let kind =
+            result.acceptedInvalid
+            ? "accepted an invalid vector"
+            : result.rejectedValid
+                ? "rejected a valid vector"
+                : result.grade == .wrongReason ? "refused for a wrong reason" : result.grade == .error ? "error" : "wrong output"
         var region: [String: JSONValue] = [:]
         if let line { region["startLine"] = .int(Int64(line)) }
         let place = location(vector.file)
@@ -113,10 +123,12 @@ public enum SARIF {
             "ruleId": .string(ruleId), "ruleIndex": .int(Int64(ruleIndex)), "level": .string(level(result)),
             "rank": .double(Double(severity.rank)),
             "message": .object(["text": .string("\(vector.id): \(kind) — \(result.message)")]),
-            "locations": .array([.object([
-                "physicalLocation": .object(physical),
-                "logicalLocations": .array([.object(["fullyQualifiedName": .string(vector.id)])]),
-            ])]),
+            "locations": .array([
+                .object([
+                    "physicalLocation": .object(physical),
+                    "logicalLocations": .array([.object(["fullyQualifiedName": .string(vector.id)])]),
+                ])
+            ]),
             "partialFingerprints": .object(["trustsuiteVector/v1": .string(vector.id)]),
             "properties": .object(properties),
         ])
@@ -166,7 +178,9 @@ public enum SARIF {
         static func index(_ path: String) -> [String: Int] {
             guard let bytes = try? RegularFile.read(path, limit: VectorLoader.maxFileBytes) else { return [:] }
             var found: [String: Int] = [:]
-            for (number, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            for (number, line) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                .enumerated()
+            {
                 guard let key = line.range(of: "\"id\": \"") else { continue }
                 let rest = line[key.upperBound...]
                 guard let end = rest.firstIndex(of: "\"") else { continue }

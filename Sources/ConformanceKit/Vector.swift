@@ -20,7 +20,8 @@ public enum Family: String, Sendable, Hashable, CaseIterable, Codable, Comparabl
         switch self {
         case .cbor: input["mode"]?.stringValue ?? "wellFormed"
         case .appAttestAttestation, .appAttestAssertion, .appAttestReceipt, .devicecheck,
-             .keychainACL, .keychainFlow, .laRight, .appleAPI: nil
+            .keychainACL, .keychainFlow, .laRight, .appleAPI:
+            nil
         }
     }
 

@@ -35,8 +35,9 @@ public enum VectorLoader {
         for file in loaded {
             for vector in file.vectors {
                 if let other = owners[vector.id] {
-                    throw VectorLoadError(path: file.path,
-                                          "tcId \(vector.tcId): id \"\(vector.id)\" is already used in \(other)")
+                    throw VectorLoadError(
+                        path: file.path,
+                        "tcId \(vector.tcId): id \"\(vector.id)\" is already used in \(other)")
                 }
                 owners[vector.id] = file.path
             }
@@ -133,21 +134,23 @@ public enum VectorLoader {
                 if let problem = family.problem(input: merged, output: test["output"], flags: flags) {
                     throw fail("tcId \(tc): \(problem)")
                 }
-                vectors.append(Vector(
-                    family: family, file: path, tcId: tc, id: id,
-                    comment: test["comment"]?.stringValue ?? "", flags: flags,
-                    input: merged,
-                    result: result, error: error, output: test["output"],
-                    group: g, groupComment: group["comment"]?.stringValue ?? "", attack: attack))
+                vectors.append(
+                    Vector(
+                        family: family, file: path, tcId: tc, id: id,
+                        comment: test["comment"]?.stringValue ?? "", flags: flags,
+                        input: merged,
+                        result: result, error: error, output: test["output"],
+                        group: g, groupComment: group["comment"]?.stringValue ?? "", attack: attack))
             }
         }
         guard declared == Int64(vectors.count) else {
             throw fail("numberOfTests is \(declared) but the file holds \(vectors.count) tests")
         }
         let flagNotes = try VectorNote.notes(of: root, flags: vectors.map(\.flags), path: path)
-        var file = VectorFile(path: path, family: family, title: root["title"]?.stringValue ?? "",
-                              source: root["source"]?.stringValue ?? "", notes: flagNotes.mapValues(\.description),
-                              vectors: vectors)
+        var file = VectorFile(
+            path: path, family: family, title: root["title"]?.stringValue ?? "",
+            source: root["source"]?.stringValue ?? "", notes: flagNotes.mapValues(\.description),
+            vectors: vectors)
         file.flagNotes = flagNotes
         return file
     }

@@ -78,12 +78,15 @@ public struct VectorNote: Sendable, Hashable {
         if bugType == "KNOWN_BUG" && links.isEmpty {
             throw fail("note \"\(key)\": a KNOWN_BUG note links the public report of the bug")
         }
-        return VectorNote(bugType: bugType, description: description, effect: object["effect"]?.stringValue,
-                          links: links, cves: cves)
+        return VectorNote(
+            bugType: bugType, description: description, effect: object["effect"]?.stringValue,
+            links: links, cves: cves)
     }
 
-    private static func strings(_ value: JSONValue?, _ name: String, key: String,
-                                fail: (String) -> VectorLoadError) throws(VectorLoadError) -> [String] {
+    private static func strings(
+        _ value: JSONValue?, _ name: String, key: String,
+        fail: (String) -> VectorLoadError
+    ) throws(VectorLoadError) -> [String] {
         guard let value else { return [] }
         guard let list = value.arrayValue else { throw fail("note \"\(key)\": \"\(name)\" must be a list of strings") }
         var out: [String] = []

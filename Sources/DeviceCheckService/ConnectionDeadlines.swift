@@ -63,12 +63,13 @@ final class ConnectionDeadlines {
         stage = next
         timer?.cancel()
         timer = nil
-        let limit: Duration? = switch next {
-        case .idle: timeouts.idle
-        case .header: timeouts.header
-        case .body: timeouts.body
-        case .responding: nil
-        }
+        let limit: Duration? =
+            switch next {
+            case .idle: timeouts.idle
+            case .header: timeouts.header
+            case .body: timeouts.body
+            case .responding: nil
+            }
         guard let limit, let context else { return }
         let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
         timer = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(nanoseconds)) { [weak self] in

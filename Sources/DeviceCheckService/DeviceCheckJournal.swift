@@ -50,7 +50,9 @@ struct DeviceCheckJournal {
     let snapshot: String
     var journal: String { snapshot + ".journal" }
     var previousJournal: String { snapshot + ".journal.1" }
-    private var folder: String { (snapshot as NSString).deletingLastPathComponent.isEmpty ? "." : (snapshot as NSString).deletingLastPathComponent }
+    private var folder: String {
+        (snapshot as NSString).deletingLastPathComponent.isEmpty ? "." : (snapshot as NSString).deletingLastPathComponent
+    }
     let compactionFloor: Int
     /// The open journal (append only) and the bytes in it.
     private(set) var descriptor: Int32 = -1
@@ -76,7 +78,8 @@ struct DeviceCheckJournal {
     /// (directory, FIFO, device), a missing folder, and a journal line that
     /// does not parse.
     static func open(_ path: String, compactionFloor: Int = defaultCompactionFloor)
-        throws(StateFileError) -> (journal: DeviceCheckJournal, states: [String: DeviceCheckServer.State]) {
+        throws(StateFileError) -> (journal: DeviceCheckJournal, states: [String: DeviceCheckServer.State])
+    {
         var journal = DeviceCheckJournal(snapshot: path, compactionFloor: compactionFloor)
         var folderStatus = stat()
         guard stat(journal.folder, &folderStatus) == 0, folderStatus.st_mode & S_IFMT == S_IFDIR else {
@@ -93,8 +96,9 @@ struct DeviceCheckJournal {
             // Another format (a later version's, another tool's file with a
             // `devices` member) is refused, not read as this one and rewritten.
             guard stored.format == StoredState.currentFormat else {
-                throw StateFileError(description: "\(path) is a state file of format \"\(stored.format.prefix(80))\", "
-                                     + "not \(StoredState.currentFormat): refusing to read or rewrite it")
+                throw StateFileError(
+                    description: "\(path) is a state file of format \"\(stored.format.prefix(80))\", "
+                        + "not \(StoredState.currentFormat): refusing to read or rewrite it")
             }
             states = stored.devices
             journal.snapshotBytes = bytes.count
@@ -122,7 +126,7 @@ struct DeviceCheckJournal {
     private static func read(_ path: String) throws(StateFileError) -> [UInt8]? {
         do {
             return try RegularFile.read(path, limit: maxFileBytes)
-        } catch where error.kind == .missing {
+        } catch  where error.kind == .missing {
             return nil
         } catch {
             throw StateFileError(description: "cannot keep the state: \(error.description)")
@@ -131,7 +135,8 @@ struct DeviceCheckJournal {
 
     /// Applies each complete line of a journal.
     static func replay(_ bytes: [UInt8], from file: String, into states: inout [String: DeviceCheckServer.State])
-        throws(StateFileError) {
+        throws(StateFileError)
+    {
         let decoder = JSONDecoder()
         var count = 0
         var start = 0

@@ -72,8 +72,9 @@ public enum DeveloperTokens {
     public static func make(team: String, keyId: String, key: P256.Signing.PrivateKey, issuedAt: Date = Date()) async throws -> String {
         let keys = JWTKeyCollection()
         await keys.add(ecdsa: try ES256PrivateKey(backing: key), kid: JWKIdentifier(string: keyId))
-        return try await keys.sign(DeveloperToken(iss: IssuerClaim(value: team), iat: IssuedAtClaim(value: issuedAt), exp: nil),
-                                   kid: JWKIdentifier(string: keyId))
+        return try await keys.sign(
+            DeveloperToken(iss: IssuerClaim(value: team), iat: IssuedAtClaim(value: issuedAt), exp: nil),
+            kid: JWKIdentifier(string: keyId))
     }
 }
 
@@ -176,12 +177,14 @@ public struct DeviceCheckService: Sendable {
             server: HTTPServerBuilder { responder in
                 TimedHTTP1Channel(inner: HTTP1Channel(responder: responder), timeouts: timeouts)
             },
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port),
-                                 serverName: "trustsuite-devicecheck"),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "trustsuite-devicecheck"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
-        var group = ServiceGroupConfiguration(services: [.init(service: app), .init(service: StateGuard(failures: state.failures))],
-                                              gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        var group = ServiceGroupConfiguration(
+            services: [.init(service: app), .init(service: StateGuard(failures: state.failures))],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = configuration.shutdownGrace
         try await ServiceGroup(configuration: group).run()
     }
@@ -220,8 +223,9 @@ public struct DeviceCheckService: Sendable {
         }
         let answer: DeviceCheckServer.Response
         do {
-            answer = try await state.handle(endpoint, request: DeviceCheckJSON.request(body), team: configuration.team,
-                                            authorized: authorized, at: Date())
+            answer = try await state.handle(
+                endpoint, request: DeviceCheckJSON.request(body), team: configuration.team,
+                authorized: authorized, at: Date())
         } catch {
             return Self.text(.internalServerError, "State could not be saved: \(error)")
         }
@@ -233,8 +237,9 @@ public struct DeviceCheckService: Sendable {
         case .bits:
             let json = DeviceCheckJSON.body(answer.body)
             let data = (try? JSONEncoder().encode(json)) ?? Data()
-            return Response(status: .init(code: answer.status), headers: [.contentType: "application/json"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            return Response(
+                status: .init(code: answer.status), headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
     }
 
@@ -249,8 +254,9 @@ public struct DeviceCheckService: Sendable {
     }
 
     static func text(_ status: HTTPResponse.Status, _ text: String) -> Response {
-        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"],
-                 body: .init(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: status, headers: [.contentType: "text/plain; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// `Bearer <ES256 JWT>` whose `kid` is a configured key, whose issuer is
@@ -261,11 +267,14 @@ public struct DeviceCheckService: Sendable {
         // jwt-kit verifies with the key the kid names, whatever the header's
         // alg says (the round-3 audit passed `none`, HS256, RS256 and ES384
         // headers over ES256 signatures): Apple's tokens are ES256 only.
-        guard Self.algorithm(of: token) == "ES256", let claims = try? await keys.verify(token, as: DeveloperToken.self) else { return false }
+        guard Self.algorithm(of: token) == "ES256", let claims = try? await keys.verify(token, as: DeveloperToken.self) else {
+            return false
+        }
         let now = Date()
         guard claims.iss.value == configuration.team,
-              claims.iat.value <= now.addingTimeInterval(Self.futureSkew),
-              now.timeIntervalSince(claims.iat.value) <= Self.tokenLifetime else { return false }
+            claims.iat.value <= now.addingTimeInterval(Self.futureSkew),
+            now.timeIntervalSince(claims.iat.value) <= Self.tokenLifetime
+        else { return false }
         if let exp = claims.exp, exp.value < now { return false }
         return true
     }
@@ -273,8 +282,9 @@ public struct DeviceCheckService: Sendable {
     /// The `alg` of a compact JWS header, nil when the header is not base64url JSON.
     static func algorithm(of token: String) -> String? {
         guard let encoded = token.split(separator: ".", omittingEmptySubsequences: false).first,
-              let bytes = BinaryText.base64Lenient(encoded.utf8),
-              let header = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else { return nil }
+            let bytes = BinaryText.base64Lenient(encoded.utf8),
+            let header = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        else { return nil }
         return header["alg"]?.stringValue
     }
 }

@@ -50,8 +50,10 @@ actor DeviceCheckState {
     /// Every device's state (for tests).
     var states: [String: DeviceCheckServer.State] { server.states }
 
-    func handle(_ endpoint: DeviceCheckServer.Endpoint, request: [String: DeviceCheckServer.Field], team: String,
-                authorized: Bool, at time: Date) async throws(StateFileError) -> DeviceCheckServer.Response {
+    func handle(
+        _ endpoint: DeviceCheckServer.Endpoint, request: [String: DeviceCheckServer.Field], team: String,
+        authorized: Bool, at time: Date
+    ) async throws(StateFileError) -> DeviceCheckServer.Response {
         if let failure { throw failure }
         let (response, changed) = server.apply(endpoint, request: request, team: team, authorized: authorized, at: time)
         guard journal != nil, let changed, let state = server.states[changed] else { return response }

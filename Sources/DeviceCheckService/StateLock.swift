@@ -65,8 +65,9 @@ final class StateLock: Sendable {
             let holder = busy ? Self.holder(descriptor) : nil
             close(descriptor)
             guard busy else { throw StateFileError(description: "cannot lock \(lockPath): \(reason)") }
-            throw StateFileError(description: "the state \(stateFile) is in use by another service"
-                                 + (holder.map { " (pid \($0))" } ?? "") + ": one `serve devicecheck` per --state (lock \(lockPath))")
+            throw StateFileError(
+                description: "the state \(stateFile) is in use by another service"
+                    + (holder.map { " (pid \($0))" } ?? "") + ": one `serve devicecheck` per --state (lock \(lockPath))")
         }
         // The pid is only for the message above; the lock does not depend on it.
         let pid = Array("\(getpid())\n".utf8)

@@ -37,8 +37,10 @@ extension FuzzTargets {
                 problems.append("accepted assertion is not canonical CBOR")
             }
         }
-        if let key = assertionKey, (try? AssertionVerifier(appId: "A.b").verify(
-            assertion: bytes, clientData: [], publicKey: key, previousCounter: 0)) != nil {
+        if let key = assertionKey,
+            (try? AssertionVerifier(appId: "A.b").verify(
+                assertion: bytes, clientData: [], publicKey: key, previousCounter: 0)) != nil
+        {
             problems.append("an assertion verified with a key that signed nothing")
         }
         return problems + resignedAssertion(bytes)
@@ -96,15 +98,21 @@ extension FuzzTargets {
         let object = SoftwareCA.assertionObject(signature: Array(signature.derRepresentation), authenticatorData: authData)
         let verifier = AssertionVerifier(appId: FuzzWorld.appId, launchPolicy: resignedLaunchPolicy)
         do {
-            return (authData, .success(try verifier.verify(assertion: object, clientData: clientData, publicKey: key.publicKey,
-                                                            previousCounter: 1)))
+            return (
+                authData,
+                .success(
+                    try verifier.verify(
+                        assertion: object, clientData: clientData, publicKey: key.publicKey,
+                        previousCounter: 1))
+            )
         } catch {
             return (authData, .failure(error))
         }
     }
 
     /// The private half of the re-signing key (a fixed scalar).
-    static let assertionSigningKey: P256.Signing.PrivateKey? = try? P256.Signing.PrivateKey(rawRepresentation: [UInt8](repeating: 0x02, count: 32))
+    static let assertionSigningKey: P256.Signing.PrivateKey? = try? P256.Signing.PrivateKey(
+        rawRepresentation: [UInt8](repeating: 0x02, count: 32))
 
     /// Parses a receipt; a parsed receipt's payload must parse to the same fields again.
     public static func receipt(_ bytes: [UInt8]) -> [String] {

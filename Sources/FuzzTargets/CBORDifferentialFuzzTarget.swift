@@ -19,8 +19,10 @@ extension FuzzTargets {
 
     /// The verdicts for `bytes`, with StrictCBOR replaced by `decode` when
     /// given (the tests inject a broken decoder through it).
-    static func cborVerdicts(_ bytes: [UInt8],
-                             decode: ([UInt8]) -> Result<CBORDataModel, CBORError> = strictCBOR) -> CBORVerdicts {
+    static func cborVerdicts(
+        _ bytes: [UInt8],
+        decode: ([UInt8]) -> Result<CBORDataModel, CBORError> = strictCBOR
+    ) -> CBORVerdicts {
         let strict = decode(bytes)
         let ours = try? strict.get()
         let theirs = LibCBOR.read(bytes)
@@ -50,8 +52,10 @@ extension FuzzTargets {
         cborDifferential(bytes, decode: strictCBOR)
     }
 
-    static func cborDifferential(_ bytes: [UInt8], decode: ([UInt8]) -> Result<CBORDataModel, CBORError>,
-                                 entries: [KnownDisagreements.Entry] = KnownDisagreements.entries) -> [String] {
+    static func cborDifferential(
+        _ bytes: [UInt8], decode: ([UInt8]) -> Result<CBORDataModel, CBORError>,
+        entries: [KnownDisagreements.Entry] = KnownDisagreements.entries
+    ) -> [String] {
         let verdicts = cborVerdicts(bytes, decode: decode)
         var problems: [String] = []
         if let item = verdicts.strict, item == verdicts.libcbor.item, item.hasDuplicateKeys {
@@ -64,8 +68,10 @@ extension FuzzTargets {
         case (.some, .none): description = "StrictCBOR accepts, libcbor refuses (\(verdicts.libcbor.refusal ?? "?"))"
         default: description = "libcbor accepts, StrictCBOR refuses (\(verdicts.strictError.map { "\($0.code.rawValue)" } ?? "?"))"
         }
-        return problems + KnownDisagreements.judge(.cborDifferential, description, classes: verdicts.classes,
-                                                   other: "libcbor", entries: entries)
+        return problems
+            + KnownDisagreements.judge(
+                .cborDifferential, description, classes: verdicts.classes,
+                other: "libcbor", entries: entries)
     }
 }
 #endif

@@ -60,8 +60,10 @@ public enum FuzzTargets {
     ///   leaves undecided, `decode` hands to the pass itself).
     /// `decoder.validate(bytes)` against the decode's `outcome`, and the
     /// quick check alone against the pass alone.
-    static func checkValidate(_ bytes: [UInt8], _ decoder: CBORDecoder, _ outcome: Result<CBORItem, CBORError>,
-                              _ label: String, into problems: inout [String]) {
+    static func checkValidate(
+        _ bytes: [UInt8], _ decoder: CBORDecoder, _ outcome: Result<CBORItem, CBORError>,
+        _ label: String, into problems: inout [String]
+    ) {
         let validated: CBORError?
         do throws(CBORError) {
             try decoder.validate(bytes)
@@ -74,7 +76,9 @@ public enum FuzzTargets {
             case (.success(let item), .success(let other)):
                 if !item.hasTheTape(of: other) { problems.append("\(label): the quick decode's tape is not the pass's") }
             case (.failure(let error), .failure(let other)):
-                if error != other || error.reason != other.reason { problems.append("\(label): the quick check said \(error), the pass \(other)") }
+                if error != other || error.reason != other.reason {
+                    problems.append("\(label): the quick check said \(error), the pass \(other)")
+                }
             case (.success, .failure(let other)):
                 problems.append("\(label): the quick check accepted an input the pass refused with \(other)")
             case (.failure(let error), .success):
@@ -176,8 +180,10 @@ public enum FuzzTargets {
 
     /// Decodes `bytes` with `decoder`, noting a result that does not span
     /// the input or an error offset outside it.
-    static func decode(_ bytes: [UInt8], _ decoder: CBORDecoder, _ name: String,
-                       into problems: inout [String]) -> Result<CBORItem, CBORError> {
+    static func decode(
+        _ bytes: [UInt8], _ decoder: CBORDecoder, _ name: String,
+        into problems: inout [String]
+    ) -> Result<CBORItem, CBORError> {
         do {
             let item = try decoder.decode(bytes)
             if item.encodedRange != 0..<bytes.count {

@@ -10,9 +10,11 @@ import TestPKI
 extension FuzzWorld {
     // Made on every use, as `root` is (LeakSanitizer and a kept certificate).
     static var intermediate: Certificate? { ca.flatMap { try? Certificate(derEncoded: $0.attestationIntermediate) } }
-    static var receiptVerifier: ReceiptVerifier? { ca.flatMap { ca in
-        (try? Certificate(derEncoded: ca.receiptRoot)).flatMap { try? ReceiptVerifier(trustAnchors: [$0]) }
-    } }
+    static var receiptVerifier: ReceiptVerifier? {
+        ca.flatMap { ca in
+            (try? Certificate(derEncoded: ca.receiptRoot)).flatMap { try? ReceiptVerifier(trustAnchors: [$0]) }
+        }
+    }
     /// The validation time in whole seconds, as OpenSSL takes it.
     static let seconds = Int64(now.timeIntervalSince1970)
 }
@@ -52,8 +54,10 @@ extension FuzzTargets {
     /// algorithm, so both verifiers get past the signature to the fields.
     public static func x509Differential(_ bytes: [UInt8]) async -> [String] {
         guard let verdicts = await x509Verdicts(bytes), verdicts.reference != verdicts.openssl else { return [] }
-        return KnownDisagreements.judge(.x509Differential, "swift-certificates \(verdicts.reference), OpenSSL \(verdicts.openssl)"
-                                            + (verdicts.opensslReason.map { " (\($0))" } ?? ""), classes: verdicts.classes)
+        return KnownDisagreements.judge(
+            .x509Differential,
+            "swift-certificates \(verdicts.reference), OpenSSL \(verdicts.openssl)"
+                + (verdicts.opensslReason.map { " (\($0))" } ?? ""), classes: verdicts.classes)
     }
 
     public static func x509Verdicts(_ bytes: [UInt8]) async -> Verdicts? {
@@ -62,22 +66,27 @@ extension FuzzTargets {
         let parsed = try? CertificatePath.certificate(derEncoded: leaf)
         var reference = false
         if let parsed,
-           case .success = await CertificatePath.validate(leaf: parsed, intermediates: [intermediate], anchors: [root], at: FuzzWorld.now) {
+            case .success = await CertificatePath.validate(leaf: parsed, intermediates: [intermediate], anchors: [root], at: FuzzWorld.now)
+        {
             reference = true
         }
-        let reason = OpenSSLOracle.chainError(leaf: leaf, intermediates: [ca.attestationIntermediate], anchors: [ca.attestationRoot],
-                                              at: FuzzWorld.seconds)
+        let reason = OpenSSLOracle.chainError(
+            leaf: leaf, intermediates: [ca.attestationIntermediate], anchors: [ca.attestationRoot],
+            at: FuzzWorld.seconds)
         let openssl = reason == nil
         var classes: [Disagreement] = []
         if parsed == nil { classes.append(.certificateEncoding) }
         // These two only ever excuse a refusal by the reference.
         if !reference, openssl, let parsed, parsed.issuer != intermediate.subject,
-           folded(parsed.issuer) == folded(intermediate.subject) {
+            folded(parsed.issuer) == folded(intermediate.subject)
+        {
             classes.append(.nameFolding)
         }
-        if !reference, openssl, let parsed, parsed.extensions.contains(where: {
-            $0.critical && $0.oid != .X509ExtensionID.basicConstraints && $0.oid != .X509ExtensionID.keyUsage
-        }) {
+        if !reference, openssl, let parsed,
+            parsed.extensions.contains(where: {
+                $0.critical && $0.oid != .X509ExtensionID.basicConstraints && $0.oid != .X509ExtensionID.keyUsage
+            })
+        {
             classes.append(.criticalExtension)
         }
         if [parsed, intermediate, root].contains(where: { $0?.notValidAfter == FuzzWorld.now }) { classes.append(.notAfterInstant) }
@@ -106,11 +115,14 @@ extension FuzzTargets {
         if verdicts.reference != verdicts.openssl {
             var reason = ""
             if case .failure(let error) = stage { reason = " (reference: \(error))" }
-            problems += KnownDisagreements.judge(.receiptVerify, "reference signature and chain \(verdicts.reference), OpenSSL CMS_verify \(verdicts.openssl)"
-                                                     + reason, classes: verdicts.classes)
+            problems += KnownDisagreements.judge(
+                .receiptVerify,
+                "reference signature and chain \(verdicts.reference), OpenSSL CMS_verify \(verdicts.openssl)"
+                    + reason, classes: verdicts.classes)
         }
         if let staged, let content, content != staged.0.payload {
-            problems.append("OpenSSL's signed content (\(content.count) bytes) is not the reference's payload (\(staged.0.payload.count) bytes)")
+            problems.append(
+                "OpenSSL's signed content (\(content.count) bytes) is not the reference's payload (\(staged.0.payload.count) bytes)")
         }
         // docs/models/app-attest.md (round 3): a receipt's cost is bounded before
         // any path is built; full verification of any input stays far
@@ -146,7 +158,8 @@ extension FuzzTargets {
     public static func receiptVerdicts(_ bytes: [UInt8]) async -> Verdicts? {
         guard let ca = FuzzWorld.ca, let verifier = FuzzWorld.receiptVerifier else { return nil }
         let staged = try? await verifier.signatureAndChain(of: bytes, at: FuzzWorld.now)
-        return receiptVerdicts(bytes, staged: staged, content: OpenSSLOracle.verifyCMS(bytes, anchors: [ca.receiptRoot], at: FuzzWorld.seconds))
+        return receiptVerdicts(
+            bytes, staged: staged, content: OpenSSLOracle.verifyCMS(bytes, anchors: [ca.receiptRoot], at: FuzzWorld.seconds))
     }
 
     static func receiptVerdicts(_ bytes: [UInt8], staged: (Receipt, [Certificate])?, content: [UInt8]?) -> Verdicts {
@@ -160,15 +173,17 @@ extension FuzzTargets {
         // The SignerInfo names its certificate's issuer only case-folded:
         // OpenSSL finds the signer, the reference (exact names) does not.
         if staged == nil, content != nil, let receipt,
-           receipt.certificates.contains(where: { der in
-               guard let certificate = try? Certificate(derEncoded: der) else { return false }
-               return certificate.serialNumber == receipt.signerSerial && certificate.issuer != receipt.signerIssuer
-                   && folded(certificate.issuer) == folded(receipt.signerIssuer)
-           }) {
+            receipt.certificates.contains(where: { der in
+                guard let certificate = try? Certificate(derEncoded: der) else { return false }
+                return certificate.serialNumber == receipt.signerSerial && certificate.issuer != receipt.signerIssuer
+                    && folded(certificate.issuer) == folded(receipt.signerIssuer)
+            })
+        {
             classes.append(.nameFolding)
         }
         if let signer = staged?.1.first, case .some(.some(let usage)) = CertificatePath.keyUsage(of: signer),
-           !usage.digitalSignature, !usage.nonRepudiation {
+            !usage.digitalSignature, !usage.nonRepudiation
+        {
             classes.append(.signerKeyUsage)
         }
         return Verdicts(reference: staged != nil, openssl: content != nil, classes: classes)
@@ -221,7 +236,8 @@ enum DERSlices {
         guard let parts = elements(ofSequence: certificate), parts.count >= 2 else { return nil }
         let tbs = Array(parts[0])
         let algorithm = Array(parts[1])
-        let sha384 = algorithm.count >= 2 + ecdsaWithSHA384.count
+        let sha384 =
+            algorithm.count >= 2 + ecdsaWithSHA384.count
             && algorithm.indices.contains { Array(algorithm.dropFirst($0).prefix(ecdsaWithSHA384.count)) == ecdsaWithSHA384 }
         guard let signature = sign(tbs, sha384) else { return nil }
         return TLV.sequence(tbs, algorithm, TLV.node(0x03, [0x00] + signature))

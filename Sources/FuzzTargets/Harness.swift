@@ -109,7 +109,8 @@ public enum Harness: String, CaseIterable, Sendable {
     public var dictionary: String {
         switch self {
         case .cbor, .attestation, .assertion, .cborDeterministic, .cborCTAP2, .authenticatorData, .coseKey,
-             .attestationVerify, .attestationResigned, .attestationStructured, .cborDifferential: "cbor.dict"
+            .attestationVerify, .attestationResigned, .attestationStructured, .cborDifferential:
+            "cbor.dict"
         case .receipt, .nonceExtension, .receiptVerify, .p256Differential, .x509Differential: "der.dict"
         case .acl: "acl.dict"
         case .deviceCheck: "devicecheck.dict"

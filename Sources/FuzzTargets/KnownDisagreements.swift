@@ -93,11 +93,15 @@ public enum KnownDisagreements {
 
     /// The oracle's verdict on a disagreement: none when one of its classes
     /// is listed, else the finding.
-    static func judge(_ harness: Harness, _ description: String, classes: [Disagreement], other: String = "OpenSSL",
-                      entries: [Entry] = entries) -> [String] {
-        excuses(classes, harness: harness.rawValue, entries: entries) ? [] : [
-            "unexplained disagreement with \(other): \(description)"
-                + (classes.isEmpty ? "" : " (classes \(classes.map(\.rawValue)), none listed in \(fileName))"),
-        ]
+    static func judge(
+        _ harness: Harness, _ description: String, classes: [Disagreement], other: String = "OpenSSL",
+        entries: [Entry] = entries
+    ) -> [String] {
+        excuses(classes, harness: harness.rawValue, entries: entries)
+            ? []
+            : [
+                "unexplained disagreement with \(other): \(description)"
+                    + (classes.isEmpty ? "" : " (classes \(classes.map(\.rawValue)), none listed in \(fileName))")
+            ]
     }
 }

@@ -43,8 +43,9 @@ enum LibCBOR {
             }
             var result = cbor_load_result()
             guard let loaded = cbor_load(base, buffer.count, &result) else {
-                return Reading(item: nil, refusal: "cbor_load error \(result.error.code.rawValue) at \(result.error.position)",
-                               scan: scan, stopByte: stopByte)
+                return Reading(
+                    item: nil, refusal: "cbor_load error \(result.error.code.rawValue) at \(result.error.position)",
+                    scan: scan, stopByte: stopByte)
             }
             defer { cbor_intermediate_decref(loaded) }
             guard result.read == buffer.count else {
@@ -67,14 +68,16 @@ enum LibCBOR {
             return .negative(cbor_get_int(item))
         case CBOR_TYPE_BYTESTRING:
             if cbor_bytestring_is_definite(item) { return .bytes(bytes(cbor_bytestring_handle(item), cbor_bytestring_length(item))) }
-            return .bytes(chunks(cbor_bytestring_chunks_handle(item), cbor_bytestring_chunk_count(item)) {
-                bytes(cbor_bytestring_handle($0), cbor_bytestring_length($0))
-            })
+            return .bytes(
+                chunks(cbor_bytestring_chunks_handle(item), cbor_bytestring_chunk_count(item)) {
+                    bytes(cbor_bytestring_handle($0), cbor_bytestring_length($0))
+                })
         case CBOR_TYPE_STRING:
             if cbor_string_is_definite(item) { return .text(bytes(cbor_string_handle(item), cbor_string_length(item))) }
-            return .text(chunks(cbor_string_chunks_handle(item), cbor_string_chunk_count(item)) {
-                bytes(cbor_string_handle($0), cbor_string_length($0))
-            })
+            return .text(
+                chunks(cbor_string_chunks_handle(item), cbor_string_chunk_count(item)) {
+                    bytes(cbor_string_handle($0), cbor_string_length($0))
+                })
         case CBOR_TYPE_ARRAY:
             var items: [CBORDataModel] = []
             let handle = cbor_array_handle(item)
@@ -88,7 +91,8 @@ enum LibCBOR {
             let handle = cbor_map_handle(item)
             for index in 0..<cbor_map_size(item) {
                 guard let pair = handle?[index], let key = pair.key, let value = pair.value,
-                      let keyModel = model(key, depth: depth + 1), let valueModel = model(value, depth: depth + 1) else { return nil }
+                    let keyModel = model(key, depth: depth + 1), let valueModel = model(value, depth: depth + 1)
+                else { return nil }
                 items += [keyModel, valueModel]
             }
             return .map(items)
@@ -113,8 +117,10 @@ enum LibCBOR {
     }
 
     /// The chunks of an indefinite string, joined.
-    static func chunks(_ handle: UnsafeMutablePointer<UnsafeMutablePointer<cbor_item_t>?>?, _ count: Int,
-                       _ read: (UnsafeMutablePointer<cbor_item_t>) -> [UInt8]) -> [UInt8] {
+    static func chunks(
+        _ handle: UnsafeMutablePointer<UnsafeMutablePointer<cbor_item_t>?>?, _ count: Int,
+        _ read: (UnsafeMutablePointer<cbor_item_t>) -> [UInt8]
+    ) -> [UInt8] {
         guard let handle else { return [] }
         return (0..<count).flatMap { index in handle[index].map(read) ?? [] }
     }

@@ -68,7 +68,8 @@ extension FuzzTargets {
     /// uncompressed P-256 point whose coordinates are the map's -2 and -3.
     public static func coseKey(_ bytes: [UInt8]) -> [String] {
         guard let (item, _) = try? CBORDecoder(mode: .ctap2).decodeFirst(bytes[...]),
-              let key = try? COSEKey(cbor: item) else { return [] }
+            let key = try? COSEKey(cbor: item)
+        else { return [] }
         var problems: [String] = []
         if key.x963.count != 65 || key.x963.first != 0x04 { problems.append("accepted key is not an uncompressed point") }
         if item.mapValue?[-2]?.bytesValue.map({ $0[...] }) != key.x || item.mapValue?[-3]?.bytesValue.map({ $0[...] }) != key.y {

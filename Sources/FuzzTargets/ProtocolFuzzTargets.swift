@@ -39,7 +39,8 @@ extension FuzzTargets {
     /// parser accepts exactly the 38-byte encoding of some 32-byte nonce and
     /// returns those 32 bytes; everything else is `nonceExtensionMissing`.
     static func nonceValue(_ bytes: [UInt8]) -> [String] {
-        let exact = bytes.count == nonceExtensionPrefix.count + 32 && Array(bytes.prefix(nonceExtensionPrefix.count)) == nonceExtensionPrefix
+        let exact =
+            bytes.count == nonceExtensionPrefix.count + 32 && Array(bytes.prefix(nonceExtensionPrefix.count)) == nonceExtensionPrefix
         do {
             let nonce = try NonceExtension.nonce(fromExtensionValue: bytes)
             if !exact { return ["accepted a value that is not the DER of a 32-byte nonce"] }
@@ -135,8 +136,9 @@ extension FuzzTargets {
     /// after them.
     public static func keychainFlow(_ bytes: [UInt8]) -> [String] {
         guard let input = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)),
-              let outcomes = try? KeychainFlowSubject.outcomes(input),
-              let answers = try? KeychainFlowSubject.trace(input).map(\.answer) else { return [] }
+            let outcomes = try? KeychainFlowSubject.outcomes(input),
+            let answers = try? KeychainFlowSubject.trace(input).map(\.answer)
+        else { return [] }
         var problems: [String] = []
         for (index, (op, outcome)) in outcomes.enumerated() {
             if !allowed(outcome.status, for: op) { problems.append("step \(index): \(op.rawValue) answered \(outcome.status)") }
@@ -145,7 +147,8 @@ extension FuzzTargets {
         }
         if (try? KeychainFlowSubject.trace(input).map(\.answer)) != answers { problems.append("the same trace answered differently") }
         if let prefix = prefixTrace(input, count: answers.count / 2),
-           (try? KeychainFlowSubject.trace(prefix).map(\.answer)) != Array(answers.prefix(answers.count / 2)) {
+            (try? KeychainFlowSubject.trace(prefix).map(\.answer)) != Array(answers.prefix(answers.count / 2))
+        {
             problems.append("the first \(answers.count / 2) steps answer differently without the rest")
         }
         return problems
@@ -157,23 +160,29 @@ extension FuzzTargets {
     /// steps answers the same without the rest (notifications no more).
     public static func laRight(_ bytes: [UInt8]) async -> [String] {
         guard let input = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)),
-              let (steps, notifications) = try? await LARightSubject.trace(input) else { return [] }
+            let (steps, notifications) = try? await LARightSubject.trace(input)
+        else { return [] }
         let answers = steps.map(\.answer)
         var problems: [String] = []
         for (index, answer) in answers.enumerated() {
-            if RightState(rawValue: answer["state"]?.stringValue ?? "") == nil { problems.append("step \(index): state \(answer["state"]?.jsonText ?? "none")") }
+            if RightState(rawValue: answer["state"]?.stringValue ?? "") == nil {
+                problems.append("step \(index): state \(answer["state"]?.jsonText ?? "none")")
+            }
             if let error = answer["error"], LAModelError.Code(rawValue: error.stringValue ?? "") == nil {
                 problems.append("step \(index): error \(error.jsonText)")
             }
         }
         let counts = ["didBecomeAuthorized", "didBecomeUnauthorized"].map { notifications[$0]?.int64Value ?? -1 }
         if counts.contains(where: { $0 < 0 || $0 > Int64(answers.count) }) { problems.append("notification counts \(counts)") }
-        if let again = try? await LARightSubject.trace(input), again.steps.map(\.answer) != answers || again.notifications != notifications {
+        if let again = try? await LARightSubject.trace(input), again.steps.map(\.answer) != answers || again.notifications != notifications
+        {
             problems.append("the same trace answered differently")
         }
         let half = answers.count / 2
         if let prefix = prefixTrace(input, count: half), let early = try? await LARightSubject.trace(prefix) {
-            if early.steps.map(\.answer) != Array(answers.prefix(half)) { problems.append("the first \(half) steps answer differently without the rest") }
+            if early.steps.map(\.answer) != Array(answers.prefix(half)) {
+                problems.append("the first \(half) steps answer differently without the rest")
+            }
             let earlyCounts = ["didBecomeAuthorized", "didBecomeUnauthorized"].map { early.notifications[$0]?.int64Value ?? -1 }
             if zip(earlyCounts, counts).contains(where: { $0 > $1 }) { problems.append("fewer steps sent more notifications") }
         }

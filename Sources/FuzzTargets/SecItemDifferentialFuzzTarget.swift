@@ -137,10 +137,13 @@ extension FuzzTargets {
                 status = SecItemDelete(apiQuery)
             }
             if status != expected.status.rawValue {
-                problems.append("call \(index): the API answered \(status), the model \(expected.status.rawValue) (\(expected.explanation))")
+                problems.append(
+                    "call \(index): the API answered \(status), the model \(expected.status.rawValue) (\(expected.explanation))")
             }
             if wantsResult, call < 2, secItemResult(result) != secItemComparable(expected.result) {
-                problems.append("call \(index): the API's result \(String(describing: secItemResult(result))) is not the model's \(String(describing: expected.result))")
+                problems.append(
+                    "call \(index): the API's result \(String(describing: secItemResult(result))) is not the model's \(String(describing: expected.result))"
+                )
             }
         }
         return problems

@@ -36,10 +36,12 @@ public enum StructuredAttestation {
     /// The baseline: the test CA's attestation of the vector credential key.
     static let baseline: [UInt8] = {
         guard let ca = FuzzWorld.ca, let key = FuzzWorld.credentialKey,
-              let made = try? ca.attest(SoftwareCA.AttestationRequest(
-                credentialKey: key, appId: FuzzWorld.appId, environment: FuzzWorld.environment,
-                clientDataHash: FuzzWorld.clientDataHash, notBefore: FuzzWorld.now.addingTimeInterval(-86_400),
-                notAfter: FuzzWorld.now.addingTimeInterval(2 * 86_400), token: [UInt8](repeating: 7, count: 16))) else { return [] }
+            let made = try? ca.attest(
+                SoftwareCA.AttestationRequest(
+                    credentialKey: key, appId: FuzzWorld.appId, environment: FuzzWorld.environment,
+                    clientDataHash: FuzzWorld.clientDataHash, notBefore: FuzzWorld.now.addingTimeInterval(-86_400),
+                    notAfter: FuzzWorld.now.addingTimeInterval(2 * 86_400), token: [UInt8](repeating: 7, count: 16)))
+        else { return [] }
         return made.object
     }()
 
@@ -88,9 +90,10 @@ public enum StructuredAttestation {
             set("authData", .bytes(authData), in: &top)
             // Now and then a certificate whose nonce covers the new bytes.
             if random.below(4) == 0, let ca = FuzzWorld.ca, let key = FuzzWorld.credentialKey,
-               let leaf = try? ca.credentialCertificate(
-                   authData: authData, clientDataHash: FuzzWorld.clientDataHash, key: key.publicKey,
-                   notBefore: FuzzWorld.now.addingTimeInterval(-86_400), notAfter: FuzzWorld.now.addingTimeInterval(2 * 86_400)) {
+                let leaf = try? ca.credentialCertificate(
+                    authData: authData, clientDataHash: FuzzWorld.clientDataHash, key: key.publicKey,
+                    notBefore: FuzzWorld.now.addingTimeInterval(-86_400), notAfter: FuzzWorld.now.addingTimeInterval(2 * 86_400))
+            {
                 updateStatement(in: &top) { statement in
                     var chain = value(of: "x5c", in: statement)?.arrayValue ?? []
                     if chain.isEmpty { chain = [.bytes(leaf)] } else { chain[0] = .bytes(leaf) }
@@ -126,7 +129,9 @@ public enum StructuredAttestation {
             let names = ["fmt", "attStmt", "authData", "x5c", "receipt", "extra"]
             let name = names[random.below(names.count)]
             if random.below(2) == 0 {
-                if names.prefix(3).contains(name) { top.removeAll { $0.key.textValue == name } } else {
+                if names.prefix(3).contains(name) {
+                    top.removeAll { $0.key.textValue == name }
+                } else {
                     updateStatement(in: &top) { $0.removeAll { $0.key.textValue == name } }
                 }
             } else if random.below(2) == 0 {
@@ -174,7 +179,8 @@ public enum StructuredAttestation {
         case .coseKey where data.count >= 55:
             let start = min(data.count, 55 + (Int(data[53]) << 8 | Int(data[54])))
             guard let (item, used) = try? CBORDecoder(mode: .wellFormed).decodeFirst(data[start...]),
-                  var entries = (try? CBORValue(item))?.mapEntries else {
+                var entries = (try? CBORValue(item))?.mapEntries
+            else {
                 var tail = Array(data[start...])
                 bytesMutated(&tail, maxSize: tail.count + 16, random: &random)
                 data.replaceSubrange(start..., with: tail)
@@ -182,8 +188,10 @@ public enum StructuredAttestation {
             }
             let labels: [Int64] = [1, 3, -1, -2, -3, 2, -4]
             let label = labels[random.below(labels.count)]
-            let values: [CBORValue] = [.int(2), .int(-7), .int(1), .int(3), .int(-35), .bytes([UInt8](repeating: 0, count: 32)),
-                                       .bytes((0..<Int(random.below(66))).map { _ in random.byte() }), .text("x"), .null]
+            let values: [CBORValue] = [
+                .int(2), .int(-7), .int(1), .int(3), .int(-35), .bytes([UInt8](repeating: 0, count: 32)),
+                .bytes((0..<Int(random.below(66))).map { _ in random.byte() }), .text("x"), .null,
+            ]
             entries.removeAll { (try? $0.key.int64Value()) == label }
             if random.below(4) != 0 { entries.append(CBORMapEntry(.int(label), values[random.below(values.count)])) }
             data.replaceSubrange(start..<(start + used), with: CBOREncoder.canonical(.map(entries, indefinite: false)))
@@ -217,7 +225,11 @@ public enum StructuredAttestation {
     }
 
     static func set(_ key: String, _ value: CBORValue, in map: inout [CBORMapEntry]) {
-        if let index = map.firstIndex(where: { $0.key.textValue == key }) { map[index].value = value } else { map.append(CBORMapEntry(.text(key), value)) }
+        if let index = map.firstIndex(where: { $0.key.textValue == key }) {
+            map[index].value = value
+        } else {
+            map.append(CBORMapEntry(.text(key), value))
+        }
     }
 
     /// Applies `change` to the attStmt map (made when absent or not a map).

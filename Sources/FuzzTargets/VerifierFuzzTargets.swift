@@ -34,24 +34,31 @@ extension FuzzTargets {
         guard let root = FuzzWorld.root, let object = try? AttestationObject(bytes: bytes) else { return [] }
         let keyId = object.authenticatorData.credential?.credentialId ?? []
         do {
-                let verifier = try AttestationVerifier(appId: FuzzWorld.appId, environment: FuzzWorld.environment,
-                                                       trustAnchors: [root])
-                guard let verified = try? await verifier.verify(attestationObject: bytes, keyId: keyId,
-                                                                clientDataHash: FuzzWorld.clientDataHash, at: FuzzWorld.now) else {
-                    return []
-                }
-                var problems: [String] = []
-                if Array(SHA256.hash(data: verified.publicKey)) != keyId { problems.append("verified key does not hash to the key id") }
-                if verified.counter != 0 { problems.append("verified with counter \(verified.counter)") }
-                let again = try? await verifier.verify(attestationObject: bytes, keyId: keyId,
-                                                       clientDataHash: FuzzWorld.clientDataHash, at: FuzzWorld.now)
-                if again?.publicKey != verified.publicKey { problems.append("a second verification differs") }
-                let apple = try AttestationVerifier(appId: FuzzWorld.appId, environment: FuzzWorld.environment)
-                if (try? await apple.verify(attestationObject: bytes, keyId: keyId, clientDataHash: FuzzWorld.clientDataHash,
-                                            at: FuzzWorld.now)) != nil {
-                    problems.append("a test-PKI attestation verified against Apple's root")
-                }
-                return problems
+            let verifier = try AttestationVerifier(
+                appId: FuzzWorld.appId, environment: FuzzWorld.environment,
+                trustAnchors: [root])
+            guard
+                let verified = try? await verifier.verify(
+                    attestationObject: bytes, keyId: keyId,
+                    clientDataHash: FuzzWorld.clientDataHash, at: FuzzWorld.now)
+            else {
+                return []
+            }
+            var problems: [String] = []
+            if Array(SHA256.hash(data: verified.publicKey)) != keyId { problems.append("verified key does not hash to the key id") }
+            if verified.counter != 0 { problems.append("verified with counter \(verified.counter)") }
+            let again = try? await verifier.verify(
+                attestationObject: bytes, keyId: keyId,
+                clientDataHash: FuzzWorld.clientDataHash, at: FuzzWorld.now)
+            if again?.publicKey != verified.publicKey { problems.append("a second verification differs") }
+            let apple = try AttestationVerifier(appId: FuzzWorld.appId, environment: FuzzWorld.environment)
+            if (try? await apple.verify(
+                attestationObject: bytes, keyId: keyId, clientDataHash: FuzzWorld.clientDataHash,
+                at: FuzzWorld.now)) != nil
+            {
+                problems.append("a test-PKI attestation verified against Apple's root")
+            }
+            return problems
         } catch {
             return ["verifier could not be made: \(error)"]
         }
@@ -92,10 +99,13 @@ extension FuzzTargets {
             return .failure(.noVerifier(error))
         }
         do {
-            return .success(.success(try await verifier.verify(
-                attestationObject: ca.object(leaf: leaf, authData: authData, receipt: []),
-                keyId: Array(SHA256.hash(data: key.publicKey.x963Representation)),
-                clientDataHash: FuzzWorld.clientDataHash, at: FuzzWorld.now).publicKey))
+            return .success(
+                .success(
+                    try await verifier.verify(
+                        attestationObject: ca.object(leaf: leaf, authData: authData, receipt: []),
+                        keyId: Array(SHA256.hash(data: key.publicKey.x963Representation)),
+                        clientDataHash: FuzzWorld.clientDataHash, at: FuzzWorld.now
+                    ).publicKey))
         } catch {
             return .success(.failure(error))
         }
@@ -137,7 +147,7 @@ extension FuzzTargets {
             case .aaguidMismatch where aaguidOK: return ["aaguidMismatch for the right aaguid"]
             case .credentialIdMismatch where idOK: return ["credentialIdMismatch for the key id"]
             case .nonceMismatch, .certificateChainInvalid, .missingCertificates, .unsupportedFormat, .nonceExtensionMissing,
-                 .keyIdMismatch:
+                .keyIdMismatch:
                 return ["\(error.code) on an object the test CA signed correctly: \(error)"]
             default: return []
             }

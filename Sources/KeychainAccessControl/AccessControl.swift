@@ -87,9 +87,10 @@ public struct AccessControl: Sendable, Hashable {
         if let requirement, !requirement.isBindable(on: device) {
             throw KeychainError(.authFailed, "\(requirement) cannot be bound: no enrolled biometry or no passcode")
         }
-        return AccessControl(protection: protection, flags: flags, synchronizable: synchronizable, requirement: requirement,
-                             enrollment: device.enrollmentGeneration, passcodeGeneration: device.passcodeGeneration,
-                             hardwareGeneration: device.hardwareGeneration)
+        return AccessControl(
+            protection: protection, flags: flags, synchronizable: synchronizable, requirement: requirement,
+            enrollment: device.enrollmentGeneration, passcodeGeneration: device.passcodeGeneration,
+            hardwareGeneration: device.hardwareGeneration)
     }
 
     /// What `operation` needs for this item: the constraint table of the spec.

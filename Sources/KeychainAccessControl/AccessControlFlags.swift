@@ -35,9 +35,10 @@ public struct AccessControlFlags: OptionSet, Sendable, Hashable {
     /// Names accepted in vectors and on the command line: the canonical ones
     /// and the older aliases (`touchIDAny`, `touchIDCurrentSet`). `watch` is
     /// refused: it is macOS's name, not on iOS.
-    public static let names: [(String, AccessControlFlags)] = canonicalNames + [
-        ("touchIDAny", .biometryAny), ("touchIDCurrentSet", .biometryCurrentSet),
-    ]
+    public static let names: [(String, AccessControlFlags)] =
+        canonicalNames + [
+            ("touchIDAny", .biometryAny), ("touchIDCurrentSet", .biometryCurrentSet),
+        ]
 
     /// Parses flag names (`biometryAny`, `or`, …); unknown names are an error listing the valid ones.
     public static func parse(_ list: [String]) throws(KeychainError) -> AccessControlFlags {

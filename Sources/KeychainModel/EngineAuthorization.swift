@@ -65,8 +65,10 @@ extension KeychainEngine {
 
     /// Decides `operation` on an access control, prompting when the context
     /// has not proved enough (AC7, AC8, AC10, LA6, LA8). nil: allowed.
-    mutating func authorize(_ access: AccessControl, _ operation: KeychainOperation, context: Int?, ui: SecQuery.AuthenticationUI,
-                            reason: String?, call: String, prompts count: inout Int) -> Refusal? {
+    mutating func authorize(
+        _ access: AccessControl, _ operation: KeychainOperation, context: Int?, ui: SecQuery.AuthenticationUI,
+        reason: String?, call: String, prompts count: inout Int
+    ) -> Refusal? {
         let known = evidence(of: context)
         switch access.evaluate(operation, device: device, evidence: known) {
         case .allowed:
@@ -75,47 +77,55 @@ extension KeychainEngine {
             return Self.refusal(for: code, operation: operation, access: access)
         case .needsAuthentication(let tree):
             if let context, contexts[context]?.invalidated == true {
-                return .status(.authFailed, rule: "AC10", reason: "the LAContext was invalidated (LAError.invalidContext → errSecAuthFailed)",
-                               la: .invalidContext)
+                return .status(
+                    .authFailed, rule: "AC10", reason: "the LAContext was invalidated (LAError.invalidContext → errSecAuthFailed)",
+                    la: .invalidContext)
             }
             switch ui {
             case .fail:
-                return .status(.interactionNotAllowed, rule: "AC7",
-                               reason: "kSecUseAuthenticationUIFail and \(tree) needs a prompt", la: .notInteractive)
+                return .status(
+                    .interactionNotAllowed, rule: "AC7",
+                    reason: "kSecUseAuthenticationUIFail and \(tree) needs a prompt", la: .notInteractive)
             case .skip:
                 return .skipped
             case .allow:
                 break
             }
             if let context, contexts[context]?.settings.interactionNotAllowed == true {
-                return .status(.interactionNotAllowed, rule: "LA8",
-                               reason: "the LAContext has interactionNotAllowed and \(tree) needs a prompt", la: .notInteractive)
+                return .status(
+                    .interactionNotAllowed, rule: "LA8",
+                    reason: "the LAContext has interactionNotAllowed and \(tree) needs a prompt", la: .notInteractive)
             }
             let shown = reason ?? context.flatMap { contexts[$0]?.settings.localizedReason } ?? ""
             count += 1
             guard let answer = prompt(kind: promptKind(tree), reason: shown, operation: operation.rawValue, call: call) else {
-                return .status(.userCanceled, rule: "AC10",
-                               reason: "no answer was queued for the prompt \(call) raised (the simulation's strict default counts it as a cancel)",
-                               la: .userCancel)
+                return .status(
+                    .userCanceled, rule: "AC10",
+                    reason: "no answer was queued for the prompt \(call) raised (the simulation's strict default counts it as a cancel)",
+                    la: .userCancel)
             }
             switch answer {
             case .cancel:
-                return .status(.userCanceled, rule: "AC10", reason: "the user canceled the prompt (LAError.userCancel → errSecUserCanceled)",
-                               la: .userCancel)
+                return .status(
+                    .userCanceled, rule: "AC10", reason: "the user canceled the prompt (LAError.userCancel → errSecUserCanceled)",
+                    la: .userCancel)
             case .systemCancel:
-                return .status(.authFailed, rule: "AC10", reason: "the system canceled the prompt (LAError.systemCancel → errSecAuthFailed)",
-                               la: .systemCancel)
+                return .status(
+                    .authFailed, rule: "AC10", reason: "the system canceled the prompt (LAError.systemCancel → errSecAuthFailed)",
+                    la: .systemCancel)
             case .fallback:
-                return .status(.authFailed, rule: "AC10", reason: "the user chose the fallback (LAError.userFallback → errSecAuthFailed)",
-                               la: .userFallback)
+                return .status(
+                    .authFailed, rule: "AC10", reason: "the user chose the fallback (LAError.userFallback → errSecAuthFailed)",
+                    la: .userFallback)
             case .biometryMatch, .biometryNoMatch, .passcode, .companion:
                 break
             }
             let proved = proof(of: answer)
             guard access.evaluate(operation, device: device, evidence: known.union(proved)) == .allowed else {
-                return .status(.authFailed, rule: "AC10",
-                               reason: "the answer \(answer.rawValue) does not satisfy \(tree) (LAError.authenticationFailed → errSecAuthFailed)",
-                               la: .authenticationFailed)
+                return .status(
+                    .authFailed, rule: "AC10",
+                    reason: "the answer \(answer.rawValue) does not satisfy \(tree) (LAError.authenticationFailed → errSecAuthFailed)",
+                    la: .authenticationFailed)
             }
             record(proved, in: context)
             return nil
@@ -126,16 +136,20 @@ extension KeychainEngine {
     static func refusal(for code: KeychainError.Code, operation: KeychainOperation, access: AccessControl) -> Refusal {
         switch code {
         case .interactionNotAllowed:
-            return .status(.interactionNotAllowed, rule: "Q11",
-                           reason: "the item's class \(access.protection.rawValue) is locked", la: nil)
+            return .status(
+                .interactionNotAllowed, rule: "Q11",
+                reason: "the item's class \(access.protection.rawValue) is locked", la: nil)
         case .itemNotFound:
             return .status(.itemNotFound, rule: "A11", reason: "the item no longer exists on this device", la: nil)
         case .operationNotAllowed:
-            return .status(.authFailed, rule: "AC3", reason: "the access control has no \(operation.rawValue) entry", la: .operationNotAllowed)
+            return .status(
+                .authFailed, rule: "AC3", reason: "the access control has no \(operation.rawValue) entry", la: .operationNotAllowed)
         case .authFailed:
-            return .status(.authFailed, rule: "AC6",
-                           reason: "\(access.requirement?.description ?? "the constraint") can no longer be satisfied (enrolment changed, biometry or passcode gone)",
-                           la: .authenticationFailed)
+            return .status(
+                .authFailed, rule: "AC6",
+                reason:
+                    "\(access.requirement?.description ?? "the constraint") can no longer be satisfied (enrolment changed, biometry or passcode gone)",
+                la: .authenticationFailed)
         default:
             return .status(.authFailed, rule: "AC10", reason: "\(code.rawValue)", la: nil)
         }

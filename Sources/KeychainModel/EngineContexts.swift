@@ -52,8 +52,12 @@ extension KeychainEngine {
         case .deviceOwnerAuthentication:
             return device.passcodeSet ? nil : (.passcodeNotSet, "LA2", "no passcode is set")
         case .deviceOwnerAuthenticationWithCompanion:
-            return device.companion ? nil
-                : (.companionNotAvailable, "LA3", "no paired, nearby companion that can authenticate (a Watch that only unlocks the phone is not one)")
+            return device.companion
+                ? nil
+                : (
+                    .companionNotAvailable, "LA3",
+                    "no paired, nearby companion that can authenticate (a Watch that only unlocks the phone is not one)"
+                )
         case .deviceOwnerAuthenticationWithBiometricsOrCompanion:
             if biometry == nil || device.companion { return nil }
             return biometry
@@ -103,8 +107,9 @@ extension KeychainEngine {
         if state.invalidated { return LAOutcome(.invalidContext, rule: "LA7", "the context was invalidated: it cannot evaluate again") }
         if reason.isEmpty {
             wouldCrashOnDevice.append("LAContext.evaluatePolicy with an empty localizedReason")
-            return LAOutcome(.parameter, rule: "LA9",
-                             "an empty localizedReason: on a device the app dies (NSInvalidArgumentException); here no prompt and LAError.parameter")
+            return LAOutcome(
+                .parameter, rule: "LA9",
+                "an empty localizedReason: on a device the app dies (NSInvalidArgumentException); here no prompt and LAError.parameter")
         }
         if let (code, rule, why) = obstacle(policy) { return LAOutcome(code, rule: rule, why) }
         if satisfies(evidence(of: context), policy) {
@@ -113,12 +118,15 @@ extension KeychainEngine {
         let window = state.settings.allowableReuseDuration
         if window > 0, policy != .deviceOwnerAuthenticationWithCompanion, let unlocked = lastBiometricUnlock, now - unlocked <= window {
             record(.biometry, in: context)
-            return LAOutcome(nil, rule: "LA5", "the device was unlocked with biometry \(now - unlocked) s ago, within the reuse duration \(window) s")
+            return LAOutcome(
+                nil, rule: "LA5", "the device was unlocked with biometry \(now - unlocked) s ago, within the reuse duration \(window) s")
         }
         if state.settings.interactionNotAllowed {
             return LAOutcome(.notInteractive, rule: "LA8", "interactionNotAllowed and the policy needs a prompt")
         }
-        let kind = policy == .deviceOwnerAuthenticationWithCompanion ? "companion"
+        let kind =
+            policy == .deviceOwnerAuthenticationWithCompanion
+            ? "companion"
             : (device.biometryUsable && biometryKind != .none ? biometryKind.name : "passcode")
         var answer = prompt(kind: kind, reason: reason, operation: "evaluatePolicy", call: "LAContext.evaluatePolicy")
         if answer == .fallback && policy == .deviceOwnerAuthentication {
@@ -131,8 +139,9 @@ extension KeychainEngine {
     /// What an answered prompt makes of an evaluation.
     mutating func conclude(_ answer: PromptAnswer?, policy: LAPolicyValue, context: Int) -> LAOutcome {
         guard let answer else {
-            return LAOutcome(.userCancel, rule: "LA2", "no answer was queued for the prompt (the simulation's strict default counts it as a cancel)",
-                             prompts: 1)
+            return LAOutcome(
+                .userCancel, rule: "LA2", "no answer was queued for the prompt (the simulation's strict default counts it as a cancel)",
+                prompts: 1)
         }
         switch answer {
         case .cancel: return LAOutcome(.userCancel, rule: "LA2", "the user canceled", prompts: 1)
@@ -154,9 +163,12 @@ extension KeychainEngine {
     }
 
     /// `evaluateAccessControl(_:operation:localizedReason:reply:)`; `operation` is the raw value.
-    public mutating func evaluateAccessControl(context: Int, accessControl: SecAccessControlValue, operation: Int,
-                                               reason: String) -> LAOutcome {
-        finishLA("evaluateAccessControl", evaluateControl(context: context, accessControl: accessControl, operation: operation, reason: reason))
+    public mutating func evaluateAccessControl(
+        context: Int, accessControl: SecAccessControlValue, operation: Int,
+        reason: String
+    ) -> LAOutcome {
+        finishLA(
+            "evaluateAccessControl", evaluateControl(context: context, accessControl: accessControl, operation: operation, reason: reason))
     }
 
     mutating func evaluateControl(context: Int, accessControl: SecAccessControlValue, operation raw: Int, reason: String) -> LAOutcome {
@@ -176,16 +188,21 @@ extension KeychainEngine {
         if state.invalidated { return LAOutcome(.invalidContext, rule: "LA7", "the context was invalidated") }
         if reason.isEmpty {
             wouldCrashOnDevice.append("LAContext.evaluateAccessControl with an empty localizedReason")
-            return LAOutcome(.parameter, rule: "LA9", "an empty localizedReason: on a device the app dies; here no prompt and LAError.parameter")
+            return LAOutcome(
+                .parameter, rule: "LA9", "an empty localizedReason: on a device the app dies; here no prompt and LAError.parameter")
         }
         var prompts = 0
         let saved = device
         device.locked = false
         device.unlockedSinceBoot = true
         defer { device = saved }
-        guard let refusal = authorize(access, operation.operation, context: context, ui: .allow, reason: reason,
-                                      call: "LAContext.evaluateAccessControl", prompts: &prompts) else {
-            return LAOutcome(nil, rule: "AC8", prompts == 0 ? "the context already satisfies the access control" : "authenticated", prompts: prompts)
+        guard
+            let refusal = authorize(
+                access, operation.operation, context: context, ui: .allow, reason: reason,
+                call: "LAContext.evaluateAccessControl", prompts: &prompts)
+        else {
+            return LAOutcome(
+                nil, rule: "AC8", prompts == 0 ? "the context already satisfies the access control" : "authenticated", prompts: prompts)
         }
         guard case .status(_, let rule, let why, let la) = refusal else {
             return LAOutcome(.authenticationFailed, rule: "AC7", "skipped", prompts: prompts)
@@ -198,8 +215,10 @@ extension KeychainEngine {
     /// objects). A Secure Enclave key whose access control lacks
     /// privateKeyUsage has no key-use entry (AC3): -1009, no prompt. No item:
     /// the query's keychain failure.
-    public mutating func evaluateAccessControl(context: Int, itemQuery: [String: SecValue], operation raw: Int,
-                                               reason: String) -> Result<LAOutcome, SecOutcome> {
+    public mutating func evaluateAccessControl(
+        context: Int, itemQuery: [String: SecValue], operation raw: Int,
+        reason: String
+    ) -> Result<LAOutcome, SecOutcome> {
         let query: SecQuery
         switch SecQuery.parse(itemQuery, for: .copyMatching) {
         case .failure(let outcome): return .failure(outcome)
@@ -208,9 +227,12 @@ extension KeychainEngine {
         guard let id = matches(query).first, let item = items[id] else { return .failure(notFound(query, call: .copyMatching)) }
         let keyUse = LAAccessControlOperationValue(rawValue: raw)?.operation.isKeyUse == true
         if keyUse, let key = item.key, keys[key]?.secureEnclave == true, item.accessValue != nil,
-           !item.access.flags.contains(.privateKeyUsage) {
-            return .success(finishLA("evaluateAccessControl",
-                                     LAOutcome(.operationNotAllowed, rule: "AC3", "the Secure Enclave key's access control has no key-use entry")))
+            !item.access.flags.contains(.privateKeyUsage)
+        {
+            return .success(
+                finishLA(
+                    "evaluateAccessControl",
+                    LAOutcome(.operationNotAllowed, rule: "AC3", "the Secure Enclave key's access control has no key-use entry")))
         }
         return .success(finishLA("evaluateAccessControl", evaluate(item.access, context: context, operation: raw, reason: reason)))
     }

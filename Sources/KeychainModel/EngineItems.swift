@@ -31,7 +31,9 @@ extension KeychainEngine {
         case .success(let parsed): query = parsed
         }
         if let explicit = query.protection, let control = query.accessControl, control.protection != explicit {
-            return SecOutcome(.param, rule: "A8", "kSecAttrAccessible \(explicit.rawValue) conflicts with the access control's \(control.protection.rawValue)")
+            return SecOutcome(
+                .param, rule: "A8",
+                "kSecAttrAccessible \(explicit.rawValue) conflicts with the access control's \(control.protection.rawValue)")
         }
         let protection = query.accessControl?.protection ?? query.protection ?? (query.itemClass == .certificate ? .dk : .ak)
         let synchronizable = query.sync == .synchronizable
@@ -39,13 +41,17 @@ extension KeychainEngine {
             return SecOutcome(.param, rule: "A9", "a synchronizable item cannot carry a kSecAttrAccessControl")
         }
         if synchronizable, protection.isThisDeviceOnly {
-            return SecOutcome(.param, rule: "A10", "a synchronizable item cannot be \(protection.rawValue) (…ThisDeviceOnly); the code is this model's decision")
+            return SecOutcome(
+                .param, rule: "A10",
+                "a synchronizable item cannot be \(protection.rawValue) (…ThisDeviceOnly); the code is this model's decision")
         }
         let group = query.accessGroup ?? app.defaultAccessGroup
         if let refusal = checkWritableGroup(group, rule: query.accessGroup == nil ? "A2" : "Q6") { return refusal }
         let flags = query.accessControl?.flags ?? []
         if flags.contains(.privateKeyUsage) && query.itemClass != .key {
-            return SecOutcome(.authFailed, rule: "AC4", "privateKeyUsage on a \(query.itemClass.constantName) item: the access control has no entry to create it")
+            return SecOutcome(
+                .authFailed, rule: "AC4",
+                "privateKeyUsage on a \(query.itemClass.constantName) item: the access control has no entry to create it")
         }
         let access: AccessControl
         switch bind(protection: protection, flags: flags) {
@@ -53,7 +59,9 @@ extension KeychainEngine {
         case .success(let bound): access = bound
         }
         if !protection.isAvailable(in: device) {
-            return SecOutcome(.interactionNotAllowed, rule: "A6", "the class \(protection.rawValue) is locked: encryption comes before the duplicate check")
+            return SecOutcome(
+                .interactionNotAllowed, rule: "A6",
+                "the class \(protection.rawValue) is locked: encryption comes before the duplicate check")
         }
         var stored = query.filters
         stored["pdmn"] = .string(protection.rawValue)
@@ -75,11 +83,13 @@ extension KeychainEngine {
             stored[column] = ColumnKind.of(column).hiddenDefault
         }
         let order = nextItem
-        var item = StoredSecItem(itemClass: query.itemClass, attributes: stored, data: query.valueData, access: access,
-                                 accessValue: query.accessControl, persistentRef: Self.persistentRef(query.itemClass, order), key: nil,
-                                 order: order)
+        var item = StoredSecItem(
+            itemClass: query.itemClass, attributes: stored, data: query.valueData, access: access,
+            accessValue: query.accessControl, persistentRef: Self.persistentRef(query.itemClass, order), key: nil,
+            order: order)
         if let existing = primaryKeys[item.primaryKey], items[existing] != nil {
-            return SecOutcome(.duplicateItem, rule: "A6", "an item with the same primary key (\(describeKey(item))) exists\(samePrimaryKeyNote(query))")
+            return SecOutcome(
+                .duplicateItem, rule: "A6", "an item with the same primary key (\(describeKey(item))) exists\(samePrimaryKeyNote(query))")
         }
         if let keyID {
             // The stored key is its own material; handles the caller holds stay theirs.
@@ -113,7 +123,9 @@ extension KeychainEngine {
             return SecOutcome(.missingEntitlement, rule: "A2", "the token group com.apple.token is never writable")
         }
         guard app.accessGroups.contains(group) else {
-            return SecOutcome(.missingEntitlement, rule: rule, "the app is not entitled to access group \(group) (groups: \(app.accessGroups.joined(separator: ", ")))")
+            return SecOutcome(
+                .missingEntitlement, rule: rule,
+                "the app is not entitled to access group \(group) (groups: \(app.accessGroups.joined(separator: ", ")))")
         }
         return nil
     }
@@ -125,7 +137,8 @@ extension KeychainEngine {
         } catch {
             switch error.code {
             case .notAvailable:
-                return .failure(SecOutcome(.notAvailable, rule: "A11", "akpu (whenPasscodeSetThisDeviceOnly) needs a passcode, and none is set"))
+                return .failure(
+                    SecOutcome(.notAvailable, rule: "A11", "akpu (whenPasscodeSetThisDeviceOnly) needs a passcode, and none is set"))
             case .authFailed:
                 return .failure(SecOutcome(.authFailed, rule: "AC5", "the access control cannot be bound on this device: \(error.reason)"))
             default:
@@ -198,7 +211,8 @@ extension KeychainEngine {
                 if item.attributes["pdmn"] != wanted { reasons.append(.protection) }
             case "m_Host":
                 guard case .string(let host) = wanted, case .string(let server)? = item.attributes["srvr"],
-                      server == host || server.hasSuffix("." + host) else {
+                    server == host || server.hasSuffix("." + host)
+                else {
                     reasons.append(.attribute("srvr"))
                     continue
                 }
@@ -241,20 +255,24 @@ extension KeychainEngine {
             switch reason {
             case .protection:
                 let asked = query.filters["pdmn"]?.stringValue ?? "?"
-                return SecOutcome(.itemNotFound, rule: "Q4",
-                                  "the query's kSecAttrAccessible \(asked) filters out the item stored as \(item.protection.rawValue)")
+                return SecOutcome(
+                    .itemNotFound, rule: "Q4",
+                    "the query's kSecAttrAccessible \(asked) filters out the item stored as \(item.protection.rawValue)")
             case .synchronizable where query.sync == .nonSynchronizable:
                 let rule = call == .delete ? "D2" : "Q3"
-                return SecOutcome(.itemNotFound, rule: rule,
-                                  "no kSecAttrSynchronizable in the \(call == .delete ? "delete" : "query"), so the synchronizable copy was not seen")
+                return SecOutcome(
+                    .itemNotFound, rule: rule,
+                    "no kSecAttrSynchronizable in the \(call == .delete ? "delete" : "query"), so the synchronizable copy was not seen")
             case .synchronizable:
                 return SecOutcome(.itemNotFound, rule: "Q3", "kSecAttrSynchronizable true finds synchronizable items only; this one is not")
             case .accessGroup:
-                return SecOutcome(.itemNotFound, rule: "Q6",
-                                  "the query names group \(query.accessGroup ?? "?"); the item is in \(item.accessGroup)")
+                return SecOutcome(
+                    .itemNotFound, rule: "Q6",
+                    "the query names group \(query.accessGroup ?? "?"); the item is in \(item.accessGroup)")
             case .lost:
-                return SecOutcome(.itemNotFound, rule: "A11",
-                                  "the \(item.protection.rawValue) item was lost when the passcode was removed (or the backup moved to another device)")
+                return SecOutcome(
+                    .itemNotFound, rule: "A11",
+                    "the \(item.protection.rawValue) item was lost when the passcode was removed (or the backup moved to another device)")
             case .attribute:
                 continue
             }
@@ -277,7 +295,8 @@ extension KeychainEngine {
         case .success(let parsed): query = parsed
         }
         if query.returnsAnything && !wantsResult {
-            return SecOutcome(.param, rule: "Q9", "\(query.returnKeys.joined(separator: ", ")) asked for a result, but the result pointer is NULL")
+            return SecOutcome(
+                .param, rule: "Q9", "\(query.returnKeys.joined(separator: ", ")) asked for a result, but the result pointer is NULL")
         }
         if let group = query.accessGroup, !app.accessGroups.contains(group), group != "com.apple.token" {
             return SecOutcome(.missingEntitlement, rule: "Q6", "the app is not entitled to access group \(group)")
@@ -294,13 +313,16 @@ extension KeychainEngine {
         for id in found {
             guard let item = items[id] else { continue }
             if !item.protection.isAvailable(in: device) {
-                return SecOutcome(.interactionNotAllowed, rule: "Q11",
-                                  "the matching item \(describeKey(item)) is \(item.protection.rawValue) and the device is locked: the whole query ends",
-                                  prompts: prompts)
+                return SecOutcome(
+                    .interactionNotAllowed, rule: "Q11",
+                    "the matching item \(describeKey(item)) is \(item.protection.rawValue) and the device is locked: the whole query ends",
+                    prompts: prompts)
             }
             if needsSecret(item, query) {
-                if let refusal = authorize(item.access, .useItem, context: context, ui: query.authenticationUI,
-                                           reason: query.operationPrompt, call: SecCall.copyMatching.rawValue, prompts: &prompts) {
+                if let refusal = authorize(
+                    item.access, .useItem, context: context, ui: query.authenticationUI,
+                    reason: query.operationPrompt, call: SecCall.copyMatching.rawValue, prompts: &prompts)
+                {
                     switch refusal {
                     case .skipped:
                         skipped += 1
@@ -314,16 +336,18 @@ extension KeychainEngine {
             if returned.count >= query.limit.maximum { break }
         }
         guard !returned.isEmpty else {
-            return SecOutcome(.itemNotFound, rule: "AC7",
-                              "kSecUseAuthenticationUISkip left out \(skipped) item(s) that need authentication, and nothing else matched",
-                              prompts: prompts)
+            return SecOutcome(
+                .itemNotFound, rule: "AC7",
+                "kSecUseAuthenticationUISkip left out \(skipped) item(s) that need authentication, and nothing else matched",
+                prompts: prompts)
         }
         var result: SecValue?
         if wantsResult { result = shape(returned, query: query, context: query.context) }
         let what = query.returnsAnything ? query.returnKeys.joined(separator: "+") : "status only"
-        var outcome = SecOutcome(.success, rule: query.returnsAnything ? "Q8" : "Q12",
-                                 "\(returned.count) item(s) found; result: \(what)\(needsAnySecret(query) ? "" : ", no secret read, no prompt")",
-                                 result: result, prompts: prompts)
+        var outcome = SecOutcome(
+            .success, rule: query.returnsAnything ? "Q8" : "Q12",
+            "\(returned.count) item(s) found; result: \(what)\(needsAnySecret(query) ? "" : ", no secret read, no prompt")",
+            result: result, prompts: prompts)
         outcome.count = returned.count
         return outcome
     }
@@ -417,17 +441,23 @@ extension KeychainEngine {
         for name in changes.keys.sorted() {
             guard let value = changes[name] else { continue }
             if name == "v_Data" {
-                guard case .data(let bytes) = value else { return SecOutcome(.param, rule: "U2", "kSecValueData must be data, not \(value.shortDescription)") }
+                guard case .data(let bytes) = value else {
+                    return SecOutcome(.param, rule: "U2", "kSecValueData must be data, not \(value.shortDescription)")
+                }
                 newData = bytes
                 continue
             }
             if name == "musr" { continue }
             guard name.utf8.count == 4, query.itemClass.attributes.contains(name) || name == "agrp" || name == "sync" else {
-                return SecOutcome(.noSuchAttr, rule: "U2", "\"\(name)\" cannot be updated: attributesToUpdate holds only the class's attributes and kSecValueData")
+                return SecOutcome(
+                    .noSuchAttr, rule: "U2",
+                    "\"\(name)\" cannot be updated: attributesToUpdate holds only the class's attributes and kSecValueData")
             }
             switch name {
             case "accc":
-                guard case .accessControl(let control) = value else { return SecOutcome(.param, rule: "Q16", "kSecAttrAccessControl must be a SecAccessControl") }
+                guard case .accessControl(let control) = value else {
+                    return SecOutcome(.param, rule: "Q16", "kSecAttrAccessControl must be a SecAccessControl")
+                }
                 newControl = control
             case "pdmn":
                 guard let text = value.stringValue, ProtectionClass(rawValue: text) != nil else {
@@ -461,13 +491,19 @@ extension KeychainEngine {
         for id in found {
             guard var item = items[id] else { continue }
             if !item.protection.isAvailable(in: device) {
-                return SecOutcome(.interactionNotAllowed, rule: "Q11", "the matching item \(describeKey(item)) is \(item.protection.rawValue) and the device is locked", prompts: prompts)
+                return SecOutcome(
+                    .interactionNotAllowed, rule: "Q11",
+                    "the matching item \(describeKey(item)) is \(item.protection.rawValue) and the device is locked", prompts: prompts)
             }
             if newData != nil, case .requires = item.access.rule(for: .useItem) {
-                if let refusal = authorize(item.access, .useItem, context: context, ui: query.authenticationUI,
-                                           reason: query.operationPrompt, call: SecCall.update.rawValue, prompts: &prompts),
-                   case .status(let status, let rule, let reason, _) = refusal {
-                    return SecOutcome(status, rule: "U6", "replacing the data needs the same authentication as a read: \(rule): \(reason)", prompts: prompts)
+                if let refusal = authorize(
+                    item.access, .useItem, context: context, ui: query.authenticationUI,
+                    reason: query.operationPrompt, call: SecCall.update.rawValue, prompts: &prompts),
+                    case .status(let status, let rule, let reason, _) = refusal
+                {
+                    return SecOutcome(
+                        status, rule: "U6", "replacing the data needs the same authentication as a read: \(rule): \(reason)",
+                        prompts: prompts)
                 }
             }
             for (name, value) in newAttributes { item.attributes[name] = value }
@@ -492,21 +528,26 @@ extension KeychainEngine {
                 return SecOutcome(.param, rule: "A9", "a synchronizable item cannot carry a kSecAttrAccessControl", prompts: prompts)
             }
             if let newData { item.data = newData }
-            let previous = item.attributes["mdat"].flatMap { value -> Double? in
-                if case .date(let time) = value { return time }
-                return nil
-            } ?? 0
+            let previous =
+                item.attributes["mdat"].flatMap { value -> Double? in
+                    if case .date(let time) = value { return time }
+                    return nil
+                } ?? 0
             item.attributes["mdat"] = .date(max(now, previous + 0.001))
             updated[id] = item
         }
         var seen: [SecPrimaryKey: Int] = [:]
         for (id, item) in updated {
             if let other = seen[item.primaryKey], other != id {
-                return SecOutcome(.duplicateItem, rule: "U3", "the update gives two matching items the same primary key (\(describeKey(item)))", prompts: prompts)
+                return SecOutcome(
+                    .duplicateItem, rule: "U3", "the update gives two matching items the same primary key (\(describeKey(item)))",
+                    prompts: prompts)
             }
             seen[item.primaryKey] = id
             if let holder = primaryKeys[item.primaryKey], holder != id, updated[holder] == nil, items[holder] != nil {
-                return SecOutcome(.duplicateItem, rule: "U3", "the update would give the item the primary key of another (\(describeKey(item)))", prompts: prompts)
+                return SecOutcome(
+                    .duplicateItem, rule: "U3", "the update would give the item the primary key of another (\(describeKey(item)))",
+                    prompts: prompts)
             }
         }
         for id in updated.keys.sorted() {

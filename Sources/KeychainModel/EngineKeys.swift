@@ -62,11 +62,14 @@ extension KeychainEngine {
         SecFailure(status, rule: rule, reason, laCode: la?.rawValue)
     }
 
-    mutating func finishKey<T>(_ call: String, _ result: Result<T, SecFailure>, rule: String = "K2", _ reason: String = "done",
-                               prompts: Int = 0) -> Result<T, SecFailure> {
+    mutating func finishKey<T>(
+        _ call: String, _ result: Result<T, SecFailure>, rule: String = "K2", _ reason: String = "done",
+        prompts: Int = 0
+    ) -> Result<T, SecFailure> {
         switch result {
         case .success: log(call, status: 0, rule: rule, reason, prompts: prompts)
-        case .failure(let failure): log(call, status: Int32(truncatingIfNeeded: failure.code), rule: failure.rule, failure.reason, prompts: prompts)
+        case .failure(let failure):
+            log(call, status: Int32(truncatingIfNeeded: failure.code), rule: failure.rule, failure.reason, prompts: prompts)
         }
         return result
     }
@@ -122,7 +125,8 @@ extension KeychainEngine {
         switch merged["tkid"] {
         case nil: secureEnclave = false
         case .string("com.apple.setoken")?: secureEnclave = true
-        case let other?: return .failure(failure(.itemNotFound, "AC10", "token \(other.shortDescription) is not present (TKError.tokenNotFound)"))
+        case let other?:
+            return .failure(failure(.itemNotFound, "AC10", "token \(other.shortDescription) is not present (TKError.tokenNotFound)"))
         }
         guard size == .number(256) else {
             if secureEnclave { return .failure(failure(.param, "K2", "the Secure Enclave makes 256-bit EC keys only")) }
@@ -139,14 +143,16 @@ extension KeychainEngine {
             return .failure(failure(.param, "Q16", "kSecAttrAccessControl must be a SecAccessControl"))
         }
         let privateKey = P256.Signing.PrivateKey()
-        let tag = merged["atag"]?.normalized(for: "atag").flatMap { value -> [UInt8]? in
-            if case .data(let bytes) = value { return bytes }
-            return nil
-        } ?? []
+        let tag =
+            merged["atag"]?.normalized(for: "atag").flatMap { value -> [UInt8]? in
+                if case .data(let bytes) = value { return bytes }
+                return nil
+            } ?? []
         let context: Int? = if case .context(let id)? = merged["u_AuthCtx"] { id } else { nil }
-        let material = KeyMaterial(privateKey: secureEnclave ? privateKey : privateKey, publicKey: privateKey.publicKey,
-                                   secureEnclave: secureEnclave, item: nil, access: access, context: context, tag: tag,
-                                   label: merged["labl"]?.stringValue)
+        let material = KeyMaterial(
+            privateKey: secureEnclave ? privateKey : privateKey, publicKey: privateKey.publicKey,
+            secureEnclave: secureEnclave, item: nil, access: access, context: context, tag: tag,
+            label: merged["labl"]?.stringValue)
         let id = nextKey
         nextKey += 1
         keys[id] = material
@@ -175,7 +181,8 @@ extension KeychainEngine {
             if keyClass == .number(0), let key = try? P256.Signing.PublicKey(x963Representation: data) {
                 material = KeyMaterial(privateKey: nil, publicKey: key, secureEnclave: false, tag: [])
             } else if keyClass == .number(1), data.count == 97, let key = try? P256.Signing.PrivateKey(rawRepresentation: data.suffix(32)),
-                      Array(key.publicKey.x963Representation) == Array(data.prefix(65)) {
+                Array(key.publicKey.x963Representation) == Array(data.prefix(65))
+            {
                 material = KeyMaterial(privateKey: key, publicKey: key.publicKey, secureEnclave: false, tag: [])
             }
             if let material {
@@ -203,7 +210,8 @@ extension KeychainEngine {
     public mutating func externalRepresentation(of key: Int) -> Result<[UInt8], SecFailure> {
         let result: Result<[UInt8], SecFailure>
         if let material = keys[key] {
-            result = material.secureEnclave
+            result =
+                material.secureEnclave
                 ? .failure(failure(.unimplemented, "K2", "a Secure Enclave private key cannot be exported"))
                 : .success(material.externalBytes)
         } else {
@@ -248,11 +256,16 @@ extension KeychainEngine {
         }
         if let access = material.access {
             if material.secureEnclave && !access.flags.contains(.privateKeyUsage) {
-                return .failure(failure(.authFailed, "AC3", "the key's access control lacks privateKeyUsage: it has no sign entry", la: .operationNotAllowed))
+                return .failure(
+                    failure(
+                        .authFailed, "AC3", "the key's access control lacks privateKeyUsage: it has no sign entry", la: .operationNotAllowed
+                    ))
             }
-            if let refusal = authorize(access, .useKeySign, context: material.context, ui: material.authenticationUI, reason: nil,
-                                       call: "SecKeyCreateSignature", prompts: &prompts),
-               case .status(let status, let rule, let reason, let la) = refusal {
+            if let refusal = authorize(
+                access, .useKeySign, context: material.context, ui: material.authenticationUI, reason: nil,
+                call: "SecKeyCreateSignature", prompts: &prompts),
+                case .status(let status, let rule, let reason, let la) = refusal
+            {
                 return .failure(failure(status, material.secureEnclave ? "K4" : rule, reason, la: material.secureEnclave ? la : nil))
             }
         }
@@ -274,13 +287,15 @@ extension KeychainEngine {
     public mutating func verify(key: Int, algorithm: String, data: [UInt8], signature: [UInt8]) -> Result<Bool, SecFailure> {
         let result: Result<Bool, SecFailure>
         if let material = keys[key], let kind = KeyAlgorithm(rawValue: algorithm) {
-            let parsed = kind == .rfc4754
+            let parsed =
+                kind == .rfc4754
                 ? try? P256.Signing.ECDSASignature(rawRepresentation: signature)
                 : try? P256.Signing.ECDSASignature(derRepresentation: signature)
             let valid: Bool
             if let parsed {
                 switch kind {
-                case .digestX962SHA256: valid = data.count == 32 && material.publicKey.isValidSignature(parsed, for: CallerDigest(bytes: data))
+                case .digestX962SHA256:
+                    valid = data.count == 32 && material.publicKey.isValidSignature(parsed, for: CallerDigest(bytes: data))
                 case .messageX962SHA256, .rfc4754: valid = material.publicKey.isValidSignature(parsed, for: data)
                 }
             } else {

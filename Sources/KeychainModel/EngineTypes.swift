@@ -38,8 +38,10 @@ public struct AppIdentity: Sendable, Hashable {
     /// The `com.apple.security.application-groups` entitlement, in order.
     public var applicationGroups: [String]
 
-    public init(applicationIdentifier: String = "TEAMID1234.com.example.app", keychainAccessGroups: [String] = [],
-                applicationGroups: [String] = []) {
+    public init(
+        applicationIdentifier: String = "TEAMID1234.com.example.app", keychainAccessGroups: [String] = [],
+        applicationGroups: [String] = []
+    ) {
         self.applicationIdentifier = applicationIdentifier
         self.keychainAccessGroups = keychainAccessGroups
         self.applicationGroups = applicationGroups

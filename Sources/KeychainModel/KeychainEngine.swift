@@ -38,8 +38,10 @@ public struct KeychainEngine: Sendable {
     var contexts: [Int: ContextState] = [:]
     var nextContext = 1
 
-    public init(app: AppIdentity = AppIdentity(), device: DeviceState = DeviceState(), biometryKind: BiometryKind = .faceID,
-                now: Double = 0) {
+    public init(
+        app: AppIdentity = AppIdentity(), device: DeviceState = DeviceState(), biometryKind: BiometryKind = .faceID,
+        now: Double = 0
+    ) {
         self.app = app
         self.device = device
         self.biometryKind = biometryKind

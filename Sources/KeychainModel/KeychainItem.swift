@@ -17,8 +17,10 @@ public struct ItemAttributes: Sendable, Hashable {
     public var keyClass: String?
     public var tokenID: String?
 
-    public init(itemClass: ItemClass, service: String? = nil, account: String? = nil, accessGroup: String? = nil,
-                synchronizable: Bool? = nil, applicationTag: String? = nil, keyClass: String? = nil, tokenID: String? = nil) {
+    public init(
+        itemClass: ItemClass, service: String? = nil, account: String? = nil, accessGroup: String? = nil,
+        synchronizable: Bool? = nil, applicationTag: String? = nil, keyClass: String? = nil, tokenID: String? = nil
+    ) {
         self.itemClass = itemClass
         self.service = service
         self.account = account

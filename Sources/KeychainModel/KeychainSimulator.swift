@@ -141,7 +141,8 @@ public struct KeychainSimulator: Sendable {
 
     /// The access-control value (or plain protection) an item is created with.
     mutating func protect(_ dictionary: inout [String: SecValue], protection: ProtectionClass, flags: AccessControlFlags)
-        -> StepOutcome? {
+        -> StepOutcome?
+    {
         guard !flags.isEmpty else {
             dictionary["pdmn"] = .string(protection.rawValue)
             return nil
@@ -156,8 +157,10 @@ public struct KeychainSimulator: Sendable {
     // MARK: Items
 
     /// `SecItemAdd`. Keys added this way are software P-256 keys.
-    public mutating func add(_ attributes: ItemAttributes, protection: ProtectionClass, flags: AccessControlFlags,
-                             data: [UInt8], authenticationUI: AuthenticationUI = .allow) -> StepOutcome {
+    public mutating func add(
+        _ attributes: ItemAttributes, protection: ProtectionClass, flags: AccessControlFlags,
+        data: [UInt8], authenticationUI: AuthenticationUI = .allow
+    ) -> StepOutcome {
         if attributes.itemClass == .key {
             return generateKey(attributes, protection: protection, flags: flags, authenticationUI: authenticationUI)
         }
@@ -170,8 +173,10 @@ public struct KeychainSimulator: Sendable {
 
     /// `SecKeyCreateRandomKey` with `kSecAttrIsPermanent`: a P-256 key, in the
     /// Secure Enclave when `tokenID` is `secureEnclave`.
-    public mutating func generateKey(_ attributes: ItemAttributes, protection: ProtectionClass, flags: AccessControlFlags,
-                                     authenticationUI: AuthenticationUI = .allow) -> StepOutcome {
+    public mutating func generateKey(
+        _ attributes: ItemAttributes, protection: ProtectionClass, flags: AccessControlFlags,
+        authenticationUI: AuthenticationUI = .allow
+    ) -> StepOutcome {
         var item = attributes
         item.itemClass = .key
         var parameters = Self.attributes(item)
@@ -212,8 +217,10 @@ public struct KeychainSimulator: Sendable {
     }
 
     /// `SecItemUpdate`: `data` replaces the secret (authenticated as a read: U6).
-    public mutating func update(_ query: ItemQuery, service: String?, account: String?, data: [UInt8]?,
-                                context label: String? = nil, user: UserAnswer? = nil) -> StepOutcome {
+    public mutating func update(
+        _ query: ItemQuery, service: String?, account: String?, data: [UInt8]?,
+        context label: String? = nil, user: UserAnswer? = nil
+    ) -> StepOutcome {
         var dictionary = Self.dictionary(query)
         if let id = context(label) { dictionary["u_AuthCtx"] = .context(id) }
         var changes: [String: SecValue] = [:]
@@ -279,9 +286,12 @@ public struct KeychainSimulator: Sendable {
     }
 
     /// `LAContext.evaluateAccessControl` with the access control of the item `query` finds.
-    public mutating func evaluateAccessControl(_ query: ItemQuery, operation: KeychainOperation, context label: String,
-                                               user: UserAnswer?) -> StepOutcome {
-        guard let id = context(label), let raw = LAAccessControlOperationValue.allCases.first(where: { $0.operation == operation })?.rawValue
+    public mutating func evaluateAccessControl(
+        _ query: ItemQuery, operation: KeychainOperation, context label: String,
+        user: UserAnswer?
+    ) -> StepOutcome {
+        guard let id = context(label),
+            let raw = LAAccessControlOperationValue.allCases.first(where: { $0.operation == operation })?.rawValue
         else { return StepOutcome(status: .localAuthentication(.parameter)) }
         queue(user)
         let evaluated = engine.evaluateAccessControl(context: id, itemQuery: Self.dictionary(query), operation: raw, reason: Self.reason)

@@ -71,7 +71,7 @@ enum ColumnKind {
         case "klbl", "atag", "gena", "subj", "issr", "slnr", "skid", "pkhh", "alis": .blob
         case "ptcl", "port", "kcls", "bsiz", "esiz", "type", "crtr", "ctyp", "cenc", "scrp": .number
         case "sync", "invi", "nega", "perm", "priv", "modi", "sens", "asen", "extr", "next", "encr", "decr", "drve", "sign",
-             "vrfy", "snrc", "vyrc", "wrap", "unwp":
+            "vrfy", "snrc", "vyrc", "wrap", "unwp":
             .bool
         case "cdat", "mdat", "sdat", "edat": .date
         case "accc": .accessControl

@@ -69,7 +69,8 @@ struct SecQuery {
             return .failure(failure(.param, "Q1", "kSecClass must be a class constant, not \(other.shortDescription)"))
         case nil:
             if case .data(let ref)? = dictionary["v_PersistentRef"], ref.count >= 4,
-               let fromRef = SecItemClass(rawValue: String(decoding: ref.prefix(4), as: UTF8.self)) {
+                let fromRef = SecItemClass(rawValue: String(decoding: ref.prefix(4), as: UTF8.self))
+            {
                 itemClass = fromRef
             } else {
                 return .failure(failure(.param, "Q1", "no kSecClass in the \(call.rawValue) dictionary"))
@@ -174,7 +175,7 @@ struct SecQuery {
             filters["m_Host"] = .string(host)
             return nil
         case "m_Issuers", "m_Policy", "m_ValidOnDate", "m_TrustedOnly", "m_SearchList", "m_SubjectContains",
-             "m_EmailAddressIfPresent":
+            "m_EmailAddressIfPresent":
             return Self.failure(.unimplemented, "Q13", "\(key): certificate trust evaluation is out of this model's scope")
         default:
             return Self.failure(.param, "§1d", "\"\(key)\" is not a kSecMatch key")
@@ -245,7 +246,8 @@ struct SecQuery {
                 return Self.failure(.param, "A7", "a password cannot be added by kSecValueRef")
             }
             guard case .key(let id) = value else {
-                return Self.failure(.param, "A7", "kSecValueRef must be a SecKey here (certificates and identities by reference are out of scope)")
+                return Self.failure(
+                    .param, "A7", "kSecValueRef must be a SecKey here (certificates and identities by reference are out of scope)")
             }
             valueRef = id
             return nil

@@ -100,8 +100,10 @@ open class LAContext: NSObject, SecContextHandle, @unchecked Sendable {
 
     /// Evaluates `policy`, prompting as the model decides; `reply` runs on a
     /// global queue with true, or false and the error.
-    open func evaluatePolicy(_ policy: LAPolicy, localizedReason: String,
-                             reply: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    open func evaluatePolicy(
+        _ policy: LAPolicy, localizedReason: String,
+        reply: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         let outcome = evaluate(policy, localizedReason)
         DispatchQueue.global().async { reply(outcome.succeeded, outcome.error) }
     }
@@ -116,16 +118,20 @@ open class LAContext: NSObject, SecContextHandle, @unchecked Sendable {
 
     /// Evaluates `accessControl` for `operation`; `reply` runs on a global
     /// queue with true, or false and the error.
-    open func evaluateAccessControl(_ accessControl: SecAccessControl, operation: LAAccessControlOperation,
-                                    localizedReason: String, reply: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    open func evaluateAccessControl(
+        _ accessControl: SecAccessControl, operation: LAAccessControlOperation,
+        localizedReason: String, reply: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         let outcome = evaluate(accessControl, operation, localizedReason)
         DispatchQueue.global().async { reply(outcome.succeeded, outcome.error) }
     }
 
     /// Evaluates `accessControl` for `operation`: true, or throws the error.
     @discardableResult
-    open func evaluateAccessControl(_ accessControl: SecAccessControl, operation: LAAccessControlOperation,
-                                    localizedReason: String) async throws -> Bool {
+    open func evaluateAccessControl(
+        _ accessControl: SecAccessControl, operation: LAAccessControlOperation,
+        localizedReason: String
+    ) async throws -> Bool {
         let outcome = evaluate(accessControl, operation, localizedReason)
         if let error = outcome.error { throw error }
         return outcome.succeeded
@@ -158,13 +164,16 @@ open class LAContext: NSObject, SecContextHandle, @unchecked Sendable {
         return Evaluation(Simulation.shared.withEngine { $0.evaluatePolicy(context: id, policy: policy.rawValue, reason: reason) })
     }
 
-    private func evaluate(_ accessControl: SecAccessControl, _ operation: LAAccessControlOperation,
-                          _ reason: String) -> Evaluation {
+    private func evaluate(
+        _ accessControl: SecAccessControl, _ operation: LAAccessControlOperation,
+        _ reason: String
+    ) -> Evaluation {
         let id = contextID
         let value = accessControl.value
-        return Evaluation(Simulation.shared.withEngine {
-            $0.evaluateAccessControl(context: id, accessControl: value, operation: operation.rawValue, reason: reason)
-        })
+        return Evaluation(
+            Simulation.shared.withEngine {
+                $0.evaluateAccessControl(context: id, accessControl: value, operation: operation.rawValue, reason: reason)
+            })
     }
 }
 

@@ -64,8 +64,10 @@ public struct SimulatedAuthenticator: Sendable {
 
     /// The outcome of one prompt for `requirement`; `enrollment` is the
     /// biometry set a biometryCurrentSet right was bound to.
-    public func authenticate(_ requirement: RightRequirement, answer: UserAnswer, device: DeviceState,
-                             boundEnrollment: Int) -> LAModelError.Code? {
+    public func authenticate(
+        _ requirement: RightRequirement, answer: UserAnswer, device: DeviceState,
+        boundEnrollment: Int
+    ) -> LAModelError.Code? {
         switch answer {
         case .cancel: return .userCancel
         case .fail: return .authenticationFailed

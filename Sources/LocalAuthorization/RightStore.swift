@@ -48,7 +48,8 @@ public actor PersistedRight {
     /// Public-key verification: always allowed.
     public nonisolated func verify(_ signature: [UInt8], for data: [UInt8]) -> Bool {
         guard let key = try? P256.Signing.PublicKey(x963Representation: publicKey),
-              let parsed = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+            let parsed = try? P256.Signing.ECDSASignature(derRepresentation: signature)
+        else { return false }
         return key.isValidSignature(parsed, for: data)
     }
 
@@ -67,9 +68,10 @@ public actor PersistedRight {
     public func decrypt(_ ciphertext: [UInt8]) async throws(LAModelError) -> [UInt8] {
         try await gate()
         guard ciphertext.count > 65, let ephemeral = try? P256.KeyAgreement.PublicKey(x963Representation: ciphertext.prefix(65)),
-              let shared = try? agreementKey.sharedSecretFromKeyAgreement(with: ephemeral),
-              let box = try? AES.GCM.SealedBox(combined: ciphertext.dropFirst(65)),
-              let plaintext = try? AES.GCM.open(box, using: Self.symmetricKey(shared, ephemeral: Array(ciphertext.prefix(65)))) else {
+            let shared = try? agreementKey.sharedSecretFromKeyAgreement(with: ephemeral),
+            let box = try? AES.GCM.SealedBox(combined: ciphertext.dropFirst(65)),
+            let plaintext = try? AES.GCM.open(box, using: Self.symmetricKey(shared, ephemeral: Array(ciphertext.prefix(65))))
+        else {
             throw LAModelError(.authenticationFailed, "the ciphertext does not open with this key")
         }
         return Array(plaintext)
@@ -79,7 +81,8 @@ public actor PersistedRight {
     public func exchangeKeys(with otherPublicKey: [UInt8]) async throws(LAModelError) -> [UInt8] {
         try await gate()
         guard let other = try? P256.KeyAgreement.PublicKey(x963Representation: otherPublicKey),
-              let shared = try? agreementKey.sharedSecretFromKeyAgreement(with: other) else {
+            let shared = try? agreementKey.sharedSecretFromKeyAgreement(with: other)
+        else {
             throw LAModelError(.authenticationFailed, "key exchange failed")
         }
         return shared.withUnsafeBytes { Array($0) }
@@ -137,7 +140,8 @@ public actor RightStore {
 
     private func instance(_ identifier: String, _ entry: Entry) throws(LAModelError) -> PersistedRight {
         let right = Right(requirement: entry.requirement, environment: environment, boundEnrollment: entry.boundEnrollment)
-        guard let persisted = try? PersistedRight(identifier: identifier, right: right, keyBytes: entry.keyBytes, secret: entry.secret) else {
+        guard let persisted = try? PersistedRight(identifier: identifier, right: right, keyBytes: entry.keyBytes, secret: entry.secret)
+        else {
             throw LAModelError(.notFound, "the right's key could not be loaded")
         }
         instances[identifier, default: []].append(persisted)

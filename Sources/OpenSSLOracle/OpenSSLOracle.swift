@@ -16,10 +16,12 @@ public enum OpenSSLOracle {
     /// Ecdsa-Sig-Value in DER. `publicKey` is an X9.63 point or a P-256 SPKI.
     public static func verifyECDSAP256(publicKey: [UInt8], message: [UInt8], derSignature: [UInt8]) -> Bool {
         let spki = publicKey.first == 0x04 && publicKey.count == 65 ? p256SPKIPrefix + publicKey : publicKey
-        guard let key = spki.withUnsafeBufferPointer({ buffer -> OpaquePointer? in
-            var cursor = buffer.baseAddress
-            return d2i_PUBKEY(nil, &cursor, buffer.count)
-        }) else { return false }
+        guard
+            let key = spki.withUnsafeBufferPointer({ buffer -> OpaquePointer? in
+                var cursor = buffer.baseAddress
+                return d2i_PUBKEY(nil, &cursor, buffer.count)
+            })
+        else { return false }
         defer { EVP_PKEY_free(key) }
         guard let context = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(context) }
@@ -116,10 +118,12 @@ public enum OpenSSLOracle {
     /// Verifies a CMS SignedData (BER or DER) against `anchors` at `time`;
     /// returns the signed content when the signature and chain hold.
     public static func verifyCMS(_ message: [UInt8], anchors: [[UInt8]], at time: Int64) -> [UInt8]? {
-        guard let cms = message.withUnsafeBufferPointer({ buffer -> OpaquePointer? in
-            var cursor = buffer.baseAddress
-            return d2i_CMS_ContentInfo(nil, &cursor, buffer.count)
-        }) else { return nil }
+        guard
+            let cms = message.withUnsafeBufferPointer({ buffer -> OpaquePointer? in
+                var cursor = buffer.baseAddress
+                return d2i_CMS_ContentInfo(nil, &cursor, buffer.count)
+            })
+        else { return nil }
         defer { CMS_ContentInfo_free(cms) }
         guard let store = makeStore(anchors) else { return nil }
         defer { X509_STORE_free(store) }

@@ -67,10 +67,11 @@ package enum AppAttestSubject {
     }
 
     static func attestation(_ input: AttestationFamily.Input, launchPolicy: LaunchPolicy?) async throws -> SubjectAnswer {
-        let verifier = try AttestationVerifier(appId: input.appId, environment: try model(input.environment),
-                                               trustAnchors: try anchors(input.trustAnchorsPem, "trustAnchorsPem"),
-                                               receiptAnchors: try anchors(input.receiptTrustAnchorsPem, "receiptTrustAnchorsPem"),
-                                               requireReceipt: input.requireReceipt ?? false, launchPolicy: launchPolicy)
+        let verifier = try AttestationVerifier(
+            appId: input.appId, environment: try model(input.environment),
+            trustAnchors: try anchors(input.trustAnchorsPem, "trustAnchorsPem"),
+            receiptAnchors: try anchors(input.receiptTrustAnchorsPem, "receiptTrustAnchorsPem"),
+            requireReceipt: input.requireReceipt ?? false, launchPolicy: launchPolicy)
         do {
             let verified = try await verifier.verify(
                 attestationObject: input.attestationObject.bytes, keyId: input.keyId.bytes,

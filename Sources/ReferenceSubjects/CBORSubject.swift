@@ -12,8 +12,9 @@ enum CBORSubject {
             let value = try CBORDecoder(mode: mode, tagValidity: input.tagValidity ?? false).decode(input.cborHex.bytes)
             return SubjectAnswer(.valid, output: .object(["diagnostic": .string(value.diagnostic)]))
         } catch {
-            return SubjectAnswer(.invalid, error: error.code.rawValue,
-                                 output: .object(["offset": .int(Int64(error.offset))]))
+            return SubjectAnswer(
+                .invalid, error: error.code.rawValue,
+                output: .object(["offset": .int(Int64(error.offset))]))
         }
     }
 }

@@ -10,8 +10,9 @@ enum DeviceCheckSubject {
         var answers: [JSONValue] = []
         for (index, step) in input.steps.enumerated() {
             guard let at = RFC3339.parse(step.at) else { throw ReferenceInputError("steps[\(index)].at must be RFC 3339") }
-            let response = server.handle(try model(step.op), request: DeviceCheckJSON.request(step.request),
-                                         team: step.team ?? "TEAM", authorized: step.authorized ?? true, at: at)
+            let response = server.handle(
+                try model(step.op), request: DeviceCheckJSON.request(step.request),
+                team: step.team ?? "TEAM", authorized: step.authorized ?? true, at: at)
             answers.append(.object(["status": .int(Int64(response.status)), "body": DeviceCheckJSON.body(response.body)]))
         }
         return SubjectAnswer(.valid, output: .object(["steps": .array(answers)]))

@@ -46,8 +46,9 @@ public enum KeychainJSON {
     public static func protection(_ name: String?) throws(ReferenceInputError) -> ProtectionClass {
         guard let name else { return .ak }
         guard let protection = ProtectionClass(name: name) else {
-            throw ReferenceInputError("unknown protection \"\(name)\"; valid: "
-                                      + ProtectionClass.allCases.map { "\($0.rawValue) (\($0.longName))" }.joined(separator: ", "))
+            throw ReferenceInputError(
+                "unknown protection \"\(name)\"; valid: "
+                    + ProtectionClass.allCases.map { "\($0.rawValue) (\($0.longName))" }.joined(separator: ", "))
         }
         return protection
     }
@@ -78,8 +79,9 @@ enum KeychainACLSubject {
         let operation: KeychainOperation = try model(input.operation)
         let access: AccessControl
         do {
-            access = try AccessControl.create(protection: protection, flags: flags,
-                                              synchronizable: input.synchronizable ?? false, device: device)
+            access = try AccessControl.create(
+                protection: protection, flags: flags,
+                synchronizable: input.synchronizable ?? false, device: device)
         } catch {
             return SubjectAnswer(.invalid, error: error.code.rawValue)
         }

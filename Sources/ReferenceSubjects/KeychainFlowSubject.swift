@@ -56,11 +56,12 @@ public enum KeychainFlowSubject {
     }
 
     static func query(_ query: Contract.Query?, defaultClass: ItemClass = .genericPassword) throws -> ItemQuery {
-        var result = ItemQuery(attributes: ItemAttributes(
-            itemClass: try query?.`class`.map { name throws(ReferenceInputError) in try model(name) } ?? defaultClass,
-            service: query?.service, account: query?.account, accessGroup: query?.accessGroup,
-            synchronizable: query?.synchronizable, applicationTag: query?.applicationTag, keyClass: query?.keyClass,
-            tokenID: query?.tokenID))
+        var result = ItemQuery(
+            attributes: ItemAttributes(
+                itemClass: try query?.`class`.map { name throws(ReferenceInputError) in try model(name) } ?? defaultClass,
+                service: query?.service, account: query?.account, accessGroup: query?.accessGroup,
+                synchronizable: query?.synchronizable, applicationTag: query?.applicationTag, keyClass: query?.keyClass,
+                tokenID: query?.tokenID))
         result.matchAll = query?.matchLimit == .all
         if let protection = query?.protection { result.protection = try KeychainJSON.protection(protection) }
         result.returnData = query?.returnData ?? false
@@ -75,7 +76,9 @@ public enum KeychainFlowSubject {
     }
 
     static func policy(_ name: Contract.Policy?) throws(ReferenceInputError) -> AuthenticationPolicy {
-        guard let name else { throw ReferenceInputError("policy must be one of " + AuthenticationPolicy.allCases.map(\.rawValue).joined(separator: ", ")) }
+        guard let name else {
+            throw ReferenceInputError("policy must be one of " + AuthenticationPolicy.allCases.map(\.rawValue).joined(separator: ", "))
+        }
         return try model(name)
     }
 
@@ -88,24 +91,28 @@ public enum KeychainFlowSubject {
         let context = step.context
         switch step.op {
         case .add:
-            return keychain.add(try attributes(step.item), protection: try KeychainJSON.protection(step.item?.protection),
-                                flags: try KeychainJSON.flags(step.item?.flags), data: step.item?.data?.bytes ?? [],
-                                authenticationUI: try authenticationUI(step.item?.useAuthenticationUI))
+            return keychain.add(
+                try attributes(step.item), protection: try KeychainJSON.protection(step.item?.protection),
+                flags: try KeychainJSON.flags(step.item?.flags), data: step.item?.data?.bytes ?? [],
+                authenticationUI: try authenticationUI(step.item?.useAuthenticationUI))
         case .generateKey:
-            return keychain.generateKey(try attributes(step.item, defaultClass: .key),
-                                        protection: try KeychainJSON.protection(step.item?.protection),
-                                        flags: try KeychainJSON.flags(step.item?.flags),
-                                        authenticationUI: try authenticationUI(step.item?.useAuthenticationUI))
+            return keychain.generateKey(
+                try attributes(step.item, defaultClass: .key),
+                protection: try KeychainJSON.protection(step.item?.protection),
+                flags: try KeychainJSON.flags(step.item?.flags),
+                authenticationUI: try authenticationUI(step.item?.useAuthenticationUI))
         case .copyMatching:
             return keychain.copyMatching(try query(step.query), context: context, user: try user(step.user))
         case .update:
-            return keychain.update(try query(step.query), service: step.changes?.service, account: step.changes?.account,
-                                   data: step.changes?.data?.bytes, context: context, user: try user(step.user))
+            return keychain.update(
+                try query(step.query), service: step.changes?.service, account: step.changes?.account,
+                data: step.changes?.data?.bytes, context: context, user: try user(step.user))
         case .delete:
             return keychain.delete(try query(step.query))
         case .sign:
-            return keychain.sign(try query(step.query, defaultClass: .key), message: step.message?.bytes ?? [],
-                                 context: context, user: try user(step.user))
+            return keychain.sign(
+                try query(step.query, defaultClass: .key), message: step.message?.bytes ?? [],
+                context: context, user: try user(step.user))
         case .evaluatePolicy:
             guard let context else { throw ReferenceInputError("evaluatePolicy needs a context") }
             return keychain.evaluatePolicy(try policy(step.policy), context: context, user: try user(step.user))
@@ -116,8 +123,9 @@ public enum KeychainFlowSubject {
             guard let operation = step.operation else {
                 throw ReferenceInputError("operation must be one of " + KeychainOperation.allCases.map(\.rawValue).joined(separator: ", "))
             }
-            return keychain.evaluateAccessControl(try query(step.query, defaultClass: .key), operation: try model(operation),
-                                                  context: context, user: try user(step.user))
+            return keychain.evaluateAccessControl(
+                try query(step.query, defaultClass: .key), operation: try model(operation),
+                context: context, user: try user(step.user))
         case .invalidateContext:
             guard let context else { throw ReferenceInputError("invalidateContext needs a context") }
             return keychain.invalidate(context: context)

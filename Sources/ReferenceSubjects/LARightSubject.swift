@@ -40,7 +40,8 @@ public enum LARightSubject {
         let store = RightStore(environment: environment)
         var current = Current.plain(await Right(requirement: requirement, environment: environment))
         for (index, step) in input.steps.enumerated() where step.op == .device && step.event == nil {
-            throw ReferenceInputError("step \(index): device needs an event: " + DeviceEvent.allCases.map(\.rawValue).joined(separator: ", "))
+            throw ReferenceInputError(
+                "step \(index): device needs an event: " + DeviceEvent.allCases.map(\.rawValue).joined(separator: ", "))
         }
         var results: [JSONValue] = []
         for step in input.steps {
@@ -62,10 +63,14 @@ public enum LARightSubject {
     }
 
     static let message = Array("trustsuite la-right".utf8)
-    static func run(_ step: Contract.Step, current: inout Current, store: RightStore,
-                    environment: AuthorizationEnvironment) async throws(LAModelError) {
+    static func run(
+        _ step: Contract.Step, current: inout Current, store: RightStore,
+        environment: AuthorizationEnvironment
+    ) async throws(LAModelError) {
         func persisted() throws(LAModelError) -> PersistedRight {
-            guard case .persisted(let right) = current else { throw LAModelError(.notFound, "the current right has no key (not persisted)") }
+            guard case .persisted(let right) = current else {
+                throw LAModelError(.notFound, "the current right has no key (not persisted)")
+            }
             return right
         }
         switch step.op {

@@ -16,19 +16,24 @@ enum ReceiptSubject {
             }
             clockSkew = TimeInterval(seconds)
         }
-        let verifier = try ReceiptVerifier(trustAnchors: try AppAttestSubject.anchors(input.trustAnchorsPem, "trustAnchorsPem"),
-                                           clockSkew: clockSkew)
+        let verifier = try ReceiptVerifier(
+            trustAnchors: try AppAttestSubject.anchors(input.trustAnchorsPem, "trustAnchorsPem"),
+            clockSkew: clockSkew)
         do {
-            let receipt = try await verifier.verify(receipt: input.receipt.bytes,
-                                                    at: try AppAttestSubject.time(input.validationTime, "validationTime"),
-                                                    appId: input.appId, publicKey: input.publicKey?.bytes,
-                                                    maxAge: input.maxAge.map(TimeInterval.init)).receipt
-            return SubjectAnswer(.valid, output: .object([
-                "type": receipt.kind.map { .string($0.rawValue) } ?? .null,
-                "appId": receipt.appId.map(JSONValue.string) ?? .null,
-                "creationTime": receipt.creationTimeText.map(JSONValue.string) ?? .null,
-                "riskMetric": receipt.riskMetric.map { .int(Int64($0)) } ?? .null,
-            ]))
+            let receipt = try await verifier.verify(
+                receipt: input.receipt.bytes,
+                at: try AppAttestSubject.time(input.validationTime, "validationTime"),
+                appId: input.appId, publicKey: input.publicKey?.bytes,
+                maxAge: input.maxAge.map(TimeInterval.init)
+            ).receipt
+            return SubjectAnswer(
+                .valid,
+                output: .object([
+                    "type": receipt.kind.map { .string($0.rawValue) } ?? .null,
+                    "appId": receipt.appId.map(JSONValue.string) ?? .null,
+                    "creationTime": receipt.creationTimeText.map(JSONValue.string) ?? .null,
+                    "riskMetric": receipt.riskMetric.map { .int(Int64($0)) } ?? .null,
+                ]))
         } catch let error as AppAttestError {
             return AppAttestSubject.rejected(error)
         }

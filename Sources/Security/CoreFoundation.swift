@@ -154,8 +154,10 @@ public func CFErrorCopyDescription(_ err: CFError!) -> CFString! {
 /// `CFErrorCreate(_:_:_:_:)`: a new error; nil when `domain` is nil.
 /// User-info entries whose keys are not strings are dropped.
 @discardableResult
-public func CFErrorCreate(_ allocator: CFAllocator!, _ domain: CFErrorDomain!, _ code: CFIndex,
-                          _ userInfo: CFDictionary!) -> CFError! {
+public func CFErrorCreate(
+    _ allocator: CFAllocator!, _ domain: CFErrorDomain!, _ code: CFIndex,
+    _ userInfo: CFDictionary!
+) -> CFError! {
     guard let domain else { return nil }
     var info: [String: Any] = [:]
     for (key, value) in userInfo ?? NSDictionary() {

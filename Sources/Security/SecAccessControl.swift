@@ -58,9 +58,11 @@ public func SecAccessControlGetTypeID() -> CFTypeID { TypeIdentifier.accessContr
 /// error in `NSOSStatusErrorDomain` when the model refuses the combination.
 /// `allocator` is ignored.
 @discardableResult
-public func SecAccessControlCreateWithFlags(_ allocator: CFAllocator?, _ protection: CFTypeRef,
-                                            _ flags: SecAccessControlCreateFlags,
-                                            _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecAccessControl? {
+public func SecAccessControlCreateWithFlags(
+    _ allocator: CFAllocator?, _ protection: CFTypeRef,
+    _ flags: SecAccessControlCreateFlags,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> SecAccessControl? {
     guard let protection = secValue(protection) else {
         setError(error, conversionFailure("SecAccessControlCreateWithFlags"))
         return nil

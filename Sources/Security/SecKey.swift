@@ -71,8 +71,10 @@ public func SecKeyGetTypeID() -> CFTypeID { TypeIdentifier.key }
 /// (`kSecAttrKeyType`, `kSecAttrKeySizeInBits`, `kSecAttrTokenID`,
 /// `kSecPrivateKeyAttrs`, …); nil and an error when the model refuses.
 @discardableResult
-public func SecKeyCreateRandomKey(_ parameters: CFDictionary,
-                                  _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
+public func SecKeyCreateRandomKey(
+    _ parameters: CFDictionary,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> SecKey? {
     guard let values = _secValues(parameters) else {
         setError(error, conversionFailure("SecKeyCreateRandomKey"))
         return nil
@@ -83,8 +85,10 @@ public func SecKeyCreateRandomKey(_ parameters: CFDictionary,
 /// `SecKeyCreateWithData(_:_:_:)`: a key from its external representation
 /// (X9.63 for EC keys) and `attributes` (`kSecAttrKeyType`, `kSecAttrKeyClass`, …).
 @discardableResult
-public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary,
-                                 _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
+public func SecKeyCreateWithData(
+    _ keyData: CFData, _ attributes: CFDictionary,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> SecKey? {
     guard let values = _secValues(attributes) else {
         setError(error, conversionFailure("SecKeyCreateWithData"))
         return nil
@@ -103,8 +107,10 @@ public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
 /// `SecKeyCopyExternalRepresentation(_:_:)`: the key's bytes (X9.63 for an
 /// EC public key); nil and an error when the key does not export.
 @discardableResult
-public func SecKeyCopyExternalRepresentation(_ key: SecKey,
-                                             _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
+public func SecKeyCopyExternalRepresentation(
+    _ key: SecKey,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> CFData? {
     let id = key.keyID
     return dataResult(Simulation.shared.withEngine { $0.externalRepresentation(of: id) }, error)
 }
@@ -118,8 +124,10 @@ public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
 
 /// `SecKeyIsAlgorithmSupported(_:_:_:)`: whether `key` can do `operation` with `algorithm`.
 @discardableResult
-public func SecKeyIsAlgorithmSupported(_ key: SecKey, _ operation: SecKeyOperationType,
-                                       _ algorithm: SecKeyAlgorithm) -> Bool {
+public func SecKeyIsAlgorithmSupported(
+    _ key: SecKey, _ operation: SecKeyOperationType,
+    _ algorithm: SecKeyAlgorithm
+) -> Bool {
     let id = key.keyID
     let name = algorithm.rawValue as String
     return Simulation.shared.withEngine { $0.isAlgorithmSupported(key: id, operation: operation.rawValue, algorithm: name) }
@@ -129,8 +137,10 @@ public func SecKeyIsAlgorithmSupported(_ key: SecKey, _ operation: SecKeyOperati
 /// an error when the model refuses (a Secure Enclave key's prompt can fail
 /// with a LocalAuthentication error, rule book K4).
 @discardableResult
-public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ dataToSign: CFData,
-                                  _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
+public func SecKeyCreateSignature(
+    _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ dataToSign: CFData,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> CFData? {
     let id = key.keyID
     let name = algorithm.rawValue as String
     let bytes = byteArray(dataToSign)
@@ -140,8 +150,10 @@ public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _
 /// `SecKeyVerifySignature(_:_:_:_:_:)`: true when `signature` verifies over
 /// `signedData`; false, with an error when the model gives one, otherwise.
 @discardableResult
-public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ signedData: CFData,
-                                  _ signature: CFData, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> Bool {
+public func SecKeyVerifySignature(
+    _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ signedData: CFData,
+    _ signature: CFData, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> Bool {
     let id = key.keyID
     let name = algorithm.rawValue as String
     let data = byteArray(signedData)
@@ -167,8 +179,10 @@ private func keyResult(_ result: Result<Int, SecFailure>, _ error: UnsafeMutable
 }
 
 /// The model's bytes as `CFData`, or nil with the error set.
-private func dataResult(_ result: Result<[UInt8], SecFailure>,
-                        _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
+private func dataResult(
+    _ result: Result<[UInt8], SecFailure>,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> CFData? {
     switch result {
     case .success(let bytes):
         return NSData(data: Data(bytes))

@@ -102,13 +102,18 @@ extension Simulation {
             }
             if let text = environment[answers] {
                 for name in list(text) {
-                    if let answer = PromptAnswer(rawValue: name) { settings.answers.append(answer) } else {
-                        problems.append("\(answers): \(name) is not an answer (\(PromptAnswer.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    if let answer = PromptAnswer(rawValue: name) {
+                        settings.answers.append(answer)
+                    } else {
+                        problems.append(
+                            "\(answers): \(name) is not an answer (\(PromptAnswer.allCases.map(\.rawValue).joined(separator: ", ")))")
                     }
                 }
             }
             if let name = environment[defaultAnswer], name != "strict" {
-                if let answer = PromptAnswer(rawValue: name) { settings.defaultAnswer = answer } else {
+                if let answer = PromptAnswer(rawValue: name) {
+                    settings.defaultAnswer = answer
+                } else {
                     problems.append("\(defaultAnswer)=\(name): not strict or an answer")
                 }
             }

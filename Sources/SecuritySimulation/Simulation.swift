@@ -87,9 +87,10 @@ public final class Simulation: @unchecked Sendable {
 
     private func applyDeviceSettings() {
         engine.biometryKind = deviceSettings.biometry
-        var state = DeviceState(locked: deviceSettings.locked, unlockedSinceBoot: deviceSettings.unlockedSinceBoot || !deviceSettings.locked,
-                                passcodeSet: deviceSettings.passcodeSet,
-                                biometry: deviceSettings.biometryState, companion: deviceSettings.hasAuthenticationCompanion)
+        var state = DeviceState(
+            locked: deviceSettings.locked, unlockedSinceBoot: deviceSettings.unlockedSinceBoot || !deviceSettings.locked,
+            passcodeSet: deviceSettings.passcodeSet,
+            biometry: deviceSettings.biometryState, companion: deviceSettings.hasAuthenticationCompanion)
         state.enrollmentGeneration = engine.device.enrollmentGeneration
         state.passcodeGeneration = engine.device.passcodeGeneration
         state.hardwareGeneration = engine.device.hardwareGeneration

@@ -71,8 +71,10 @@ public struct CBORDecoder: Sendable {
     /// without `tagValidity`): nil elsewhere, or when the check leaves the
     /// input undecided.
     @inline(__always)
-    func quickDecode(_ buffer: UnsafeBufferPointer<UInt8>, input bytes: ArraySlice<UInt8>,
-                     whole: Bool) -> Result<(storage: CBORStorage, consumed: Int), CBORError>? {
+    func quickDecode(
+        _ buffer: UnsafeBufferPointer<UInt8>, input bytes: ArraySlice<UInt8>,
+        whole: Bool
+    ) -> Result<(storage: CBORStorage, consumed: Int), CBORError>? {
         guard case .wellFormed = mode, !tagValidity else { return nil }
         return QuickValidation.decode(buffer, input: bytes, whole: whole, limits: limits)
     }
@@ -88,13 +90,16 @@ public struct CBORDecoder: Sendable {
     func decode(_ bytes: ArraySlice<UInt8>, whole: Bool, quick: Bool = true) throws(CBORError) -> (value: CBORItem, consumed: Int) {
         let limit = inputLimit
         guard bytes.count <= limit else {
-            throw CBORError(.lengthLimitExceeded, at: limit,
-                            "input of \(bytes.count) bytes exceeds the limit of \(limit)")
+            throw CBORError(
+                .lengthLimitExceeded, at: limit,
+                "input of \(bytes.count) bytes exceeds the limit of \(limit)")
         }
         let result: Result<(storage: CBORStorage, consumed: Int), CBORError> = bytes.withUnsafeBufferPointer { buffer in
             if quick, let decided = quickDecode(buffer, input: bytes, whole: whole) { return decided }
-            return StructuralPass.withPass(buffer: buffer, input: bytes, mode: mode, limits: limits,
-                                    tagValidity: tagValidity) { pass in
+            return StructuralPass.withPass(
+                buffer: buffer, input: bytes, mode: mode, limits: limits,
+                tagValidity: tagValidity
+            ) { pass in
                 do throws(CBORError) {
                     try pass.run()
                 } catch {

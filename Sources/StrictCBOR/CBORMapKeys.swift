@@ -58,8 +58,9 @@ extension StructuralPass {
     mutating func checkKeyInFull(_ key: Range<Int>, firstEntry: Int) throws(CBORError) {
         let initial = buffer[key.lowerBound]
         if ctap2 && initial >> 5 > 3 {
-            throw CBORError(.invalidMapKeyType, at: key.lowerBound,
-                            "ctap2 map keys must be integers or strings, found major type \(initial >> 5)")
+            throw CBORError(
+                .invalidMapKeyType, at: key.lowerBound,
+                "ctap2 map keys must be integers or strings, found major type \(initial >> 5)")
         }
         if deterministic {
             if !top.previousKey.isEmpty {
@@ -68,8 +69,9 @@ extension StructuralPass {
                     throw CBORError(.duplicateMapKey, at: key.lowerBound, "map key repeated")
                 }
                 if order > 0 {
-                    throw CBORError(.unsortedMapKeys, at: key.lowerBound,
-                                    "map key sorts before the previous key (bytewise order, RFC 8949 §4.2.1)")
+                    throw CBORError(
+                        .unsortedMapKeys, at: key.lowerBound,
+                        "map key sorts before the previous key (bytewise order, RFC 8949 §4.2.1)")
                 }
             }
             top.previousKey = key

@@ -126,9 +126,11 @@ struct StructuralPass {
     static let stackOpenItems = 16
     static let stackLoggedKeys = 48
 
-    init(buffer: UnsafeBufferPointer<UInt8>, input: ArraySlice<UInt8>, mode: CBORMode, limits: CBORLimits,
-         tagValidity: Bool, tape: UnsafeMutableBufferPointer<TapeEntry>,
-         parents: UnsafeMutableBufferPointer<OpenItem>, keys: UnsafeMutableBufferPointer<LoggedKey>) {
+    init(
+        buffer: UnsafeBufferPointer<UInt8>, input: ArraySlice<UInt8>, mode: CBORMode, limits: CBORLimits,
+        tagValidity: Bool, tape: UnsafeMutableBufferPointer<TapeEntry>,
+        parents: UnsafeMutableBufferPointer<OpenItem>, keys: UnsafeMutableBufferPointer<LoggedKey>
+    ) {
         self.buffer = buffer
         self.input = input
         self.mode = mode
@@ -145,13 +147,16 @@ struct StructuralPass {
     /// Runs `body` with a pass over `buffer` whose scratch stacks start in
     /// stack memory, and frees what spilled to the heap afterwards.
     @inline(__always)
-    static func withPass<R>(buffer: UnsafeBufferPointer<UInt8>, input: ArraySlice<UInt8>, mode: CBORMode,
-                            limits: CBORLimits, tagValidity: Bool, _ body: (inout StructuralPass) -> R) -> R {
+    static func withPass<R>(
+        buffer: UnsafeBufferPointer<UInt8>, input: ArraySlice<UInt8>, mode: CBORMode,
+        limits: CBORLimits, tagValidity: Bool, _ body: (inout StructuralPass) -> R
+    ) -> R {
         withUnsafeTemporaryAllocation(of: TapeEntry.self, capacity: stackTapeEntries) { tape in
             withUnsafeTemporaryAllocation(of: OpenItem.self, capacity: stackOpenItems) { parents in
                 withUnsafeTemporaryAllocation(of: LoggedKey.self, capacity: stackLoggedKeys) { keys in
-                    var pass = StructuralPass(buffer: buffer, input: input, mode: mode, limits: limits,
-                                              tagValidity: tagValidity, tape: tape, parents: parents, keys: keys)
+                    var pass = StructuralPass(
+                        buffer: buffer, input: input, mode: mode, limits: limits,
+                        tagValidity: tagValidity, tape: tape, parents: parents, keys: keys)
                     defer {
                         pass.tape.release()
                         pass.parents.release()
@@ -303,13 +308,15 @@ struct StructuralPass {
         case 26: width = 4
         case 27: width = 8
         case 28, 29, 30:
-            throw CBORError(.reservedAdditionalInfo, at: start,
-                            "additional information \(info) is reserved (major type \(major))")
+            throw CBORError(
+                .reservedAdditionalInfo, at: start,
+                "additional information \(info) is reserved (major type \(major))")
         default:
             if deterministic && (major == 2 || major == 3 || major == 4 || major == 5) {
                 let mode = self.mode
-                throw CBORError(.indefiniteLengthNotAllowed, at: start,
-                                "indefinite length in \(mode.rawValue) mode")
+                throw CBORError(
+                    .indefiniteLengthNotAllowed, at: start,
+                    "indefinite length in \(mode.rawValue) mode")
             }
             return nil
         }
@@ -330,8 +337,9 @@ struct StructuralPass {
             }
             if !minimal {
                 let (mode, value) = (self.mode, value)
-                throw CBORError(.nonMinimalEncoding, at: start,
-                                "argument \(value) encoded in \(width) byte(s) in \(mode.rawValue) mode")
+                throw CBORError(
+                    .nonMinimalEncoding, at: start,
+                    "argument \(value) encoded in \(width) byte(s) in \(mode.rawValue) mode")
             }
         }
         return value
@@ -353,8 +361,9 @@ struct StructuralPass {
     }
 
     func notIndefinite(_ major: UInt8, at start: Int) -> CBORError {
-        CBORError(.indefiniteLengthNotAllowed, at: start,
-                  "major type \(major) cannot have indefinite length (additional information 31)")
+        CBORError(
+            .indefiniteLengthNotAllowed, at: start,
+            "major type \(major) cannot have indefinite length (additional information 31)")
     }
 
     /// Skips `length` payload bytes, checking the length against what remains first.
@@ -427,13 +436,15 @@ struct StructuralPass {
             let initial = buffer[position]
             if initial == 0xFF {
                 position += 1
-                tape[entry] = TapeEntry(end: UInt32(truncatingIfNeeded: position),
-                                        next: UInt32(truncatingIfNeeded: tape.count), count: chunks)
+                tape[entry] = TapeEntry(
+                    end: UInt32(truncatingIfNeeded: position),
+                    next: UInt32(truncatingIfNeeded: tape.count), count: chunks)
                 return
             }
             guard initial >> 5 == major, initial & 0x1F != 31 else {
-                throw CBORError(.invalidIndefiniteChunk, at: chunkStart,
-                                "chunk of an indefinite-length string must be a definite string of major type \(major)")
+                throw CBORError(
+                    .invalidIndefiniteChunk, at: chunkStart,
+                    "chunk of an indefinite-length string must be a definite string of major type \(major)")
             }
             position += 1
             guard let length = try readArgument(info: initial & 0x1F, major: major, start: chunkStart) else {
@@ -475,8 +486,9 @@ struct StructuralPass {
             return false
         }
         guard count <= UInt64(limits.maxContainerCount) else {
-            throw CBORError(.lengthLimitExceeded, at: start,
-                            detail: .countOverLimit(map: map, count: count, limit: limits.maxContainerCount))
+            throw CBORError(
+                .lengthLimitExceeded, at: start,
+                detail: .countOverLimit(map: map, count: count, limit: limits.maxContainerCount))
         }
         // Each item takes at least one byte: a count beyond that is truncated input.
         let capacity = map ? remaining / 2 : remaining
@@ -484,8 +496,9 @@ struct StructuralPass {
             throw CBORError(.truncated, at: start, detail: .countOverInput(map: map, count: count, left: remaining))
         }
         if count == 0 { return true }
-        var item = OpenItem(kind: map ? .map : .array, indefinite: false, start: start, entry: tape.count,
-                            expected: Int(count) * (map ? 2 : 1))
+        var item = OpenItem(
+            kind: map ? .map : .array, indefinite: false, start: start, entry: tape.count,
+            expected: Int(count) * (map ? 2 : 1))
         item.keyBase = keyCount
         open(item, count: UInt32(count))
         return false
@@ -497,9 +510,10 @@ struct StructuralPass {
     mutating func close() -> (start: Int, entry: Int) {
         let closed = top
         let count = closed.kind == .map ? closed.seen / 2 : closed.seen
-        tape[closed.entry] = TapeEntry(end: UInt32(truncatingIfNeeded: position),
-                                       next: UInt32(truncatingIfNeeded: tape.count),
-                                       count: UInt32(truncatingIfNeeded: count))
+        tape[closed.entry] = TapeEntry(
+            end: UInt32(truncatingIfNeeded: position),
+            next: UInt32(truncatingIfNeeded: tape.count),
+            count: UInt32(truncatingIfNeeded: count))
         if closed.kind == .map && !deterministic { dropKeys(of: closed) }
         top = parents.removeLast()
         return (closed.start, closed.entry)
@@ -521,8 +535,9 @@ struct StructuralPass {
         switch info {
         case 24:
             guard argument >= 32 else {
-                throw CBORError(.invalidSimpleValue, at: start,
-                                "simple value \(argument) must use the one-byte form (RFC 8949 §3.3)")
+                throw CBORError(
+                    .invalidSimpleValue, at: start,
+                    "simple value \(argument) must use the one-byte form (RFC 8949 §3.3)")
             }
         case 26 where deterministic:
             if CBORFloat.exactHalf(CBORFloat.double(fromSingle: UInt32(truncatingIfNeeded: argument))) != nil {

@@ -39,8 +39,10 @@
 @usableFromInline final class CBORStorage: ManagedBuffer<CBORStorageHeader, TapeEntry> {
     /// A storage for `bytes` with `tapeCount` entries, which `fill` writes
     /// (every one of them) into the memory it is given.
-    static func make(bytes: ArraySlice<UInt8>, tapeCount: Int,
-                     _ fill: (UnsafeMutablePointer<TapeEntry>) -> Void) -> CBORStorage {
+    static func make(
+        bytes: ArraySlice<UInt8>, tapeCount: Int,
+        _ fill: (UnsafeMutablePointer<TapeEntry>) -> Void
+    ) -> CBORStorage {
         let buffer = create(minimumCapacity: tapeCount) { _ in
             CBORStorageHeader(bytes: bytes, tapeCount: tapeCount)
         }

@@ -29,8 +29,9 @@ extension CBORDecoder {
         if case .wellFormed = mode, !tagValidity {
             var refusal = QuickValidation.Refusal.none
             var tape = QuickValidation.NoTape()
-            let consumed = QuickValidation.run(buffer, maxDepth: limits.maxDepth, maxCount: limits.maxContainerCount,
-                                               tape: &tape, refusal: &refusal)
+            let consumed = QuickValidation.run(
+                buffer, maxDepth: limits.maxDepth, maxCount: limits.maxContainerCount,
+                tape: &tape, refusal: &refusal)
             if consumed >= 0 {
                 guard consumed == buffer.count else {
                     return CBORError(.trailingBytes, at: consumed, detail: .trailing(buffer.count - consumed))
@@ -162,15 +163,18 @@ enum QuickValidation {
 
     /// `decode` by this check: the item and the bytes it took, the error,
     /// or nil when undecided (the full pass decides then).
-    static func decode(_ buffer: UnsafeBufferPointer<UInt8>, input bytes: ArraySlice<UInt8>, whole: Bool,
-                       limits: CBORLimits) -> Result<(storage: CBORStorage, consumed: Int), CBORError>? {
+    static func decode(
+        _ buffer: UnsafeBufferPointer<UInt8>, input bytes: ArraySlice<UInt8>, whole: Bool,
+        limits: CBORLimits
+    ) -> Result<(storage: CBORStorage, consumed: Int), CBORError>? {
         guard buffer.count <= maxEntries else { return nil }
         return withUnsafeTemporaryAllocation(of: TapeEntry.self, capacity: StructuralPass.stackTapeEntries) { memory in
             var tape = Tape(entries: ScratchStack(memory))
             defer { tape.entries.release() }
             var refusal = Refusal.none
-            let consumed = run(buffer, maxDepth: limits.maxDepth, maxCount: limits.maxContainerCount,
-                               tape: &tape, refusal: &refusal)
+            let consumed = run(
+                buffer, maxDepth: limits.maxDepth, maxCount: limits.maxContainerCount,
+                tape: &tape, refusal: &refusal)
             guard consumed >= 0 else {
                 return refusal.error(maxDepth: limits.maxDepth, maxCount: limits.maxContainerCount).map { .failure($0) }
             }
@@ -188,8 +192,10 @@ enum QuickValidation {
     /// The length of the one data item at the start of `buffer`; -1 when
     /// undecided, or refused (then `refusal` says why).
     @inline(__always)
-    static func run<Sink: TapeSink>(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int, maxCount: Int,
-                                    tape: inout Sink, refusal: inout Refusal) -> Int {
+    static func run<Sink: TapeSink>(
+        _ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int, maxCount: Int,
+        tape: inout Sink, refusal: inout Refusal
+    ) -> Int {
         guard let base = buffer.baseAddress, !buffer.isEmpty else { return -1 }
         // Scratch words: the open containers around the innermost one, one
         // word each (items left << 32 | tape entry << 8 | keyBase << 1 |
@@ -198,14 +204,17 @@ enum QuickValidation {
         // the keys of the open maps, one word each (see the key check below).
         return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: frameCapacity + keyCapacity) { scratch in
             guard let words = scratch.baseAddress else { return -1 }
-            return loop(base, end: buffer.count, maxDepth: maxDepth, maxCount: maxCount, words: words,
-                        tape: &tape, refusal: &refusal)
+            return loop(
+                base, end: buffer.count, maxDepth: maxDepth, maxCount: maxCount, words: words,
+                tape: &tape, refusal: &refusal)
         }
     }
 
     @inline(__always)
-    static func loop<Sink: TapeSink>(_ base: UnsafePointer<UInt8>, end: Int, maxDepth: Int, maxCount: Int,
-                                     words: UnsafeMutablePointer<UInt64>, tape: inout Sink, refusal: inout Refusal) -> Int {
+    static func loop<Sink: TapeSink>(
+        _ base: UnsafePointer<UInt8>, end: Int, maxDepth: Int, maxCount: Int,
+        words: UnsafeMutablePointer<UInt64>, tape: inout Sink, refusal: inout Refusal
+    ) -> Int {
         let keys = words + frameCapacity
         var position = 0
         // The innermost open container: items still expected (a map counts
@@ -324,7 +333,8 @@ enum QuickValidation {
                     if major == 3 {
                         let text = UnsafeBufferPointer(start: base + position, count: length)
                         if !StructuralPass.isASCII(text, readable: end &- position),
-                           String(validating: text, as: UTF8.self) == nil {
+                            String(validating: text, as: UTF8.self) == nil
+                        {
                             return -1
                         }
                     }
@@ -354,7 +364,8 @@ enum QuickValidation {
                     if length <= 7 {
                         var bytes: UInt64 = 0
                         if end &- start >= 8 {
-                            bytes = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
+                            bytes =
+                                UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
                                 & (UInt64.max &>> (64 &- 8 &* UInt64(length)))
                         } else {
                             for offset in 0..<length { bytes |= UInt64(base[start &+ offset]) &<< (8 &* UInt64(offset)) }
@@ -376,7 +387,8 @@ enum QuickValidation {
                             let other = keys[index]
                             let otherStart = Int(truncatingIfNeeded: other &>> 32 & 0x7FFF_FFFF)
                             if other &>> 63 == 1 && Int(truncatingIfNeeded: other & 0xFFFF_FFFF) &- otherStart == length
-                                && sameBytes(base + otherStart, base + start, length) {
+                                && sameBytes(base + otherStart, base + start, length)
+                            {
                                 refusal = .duplicateKey(start: start)
                                 return -1
                             }

@@ -160,8 +160,9 @@ extension CBORValue {
             }
             if !children.isEmpty {
                 guard stack.count < CBORLimits.maxValueDepth else {
-                    throw CBORError(.depthLimitExceeded, at: pending.offset,
-                                    "a CBORValue tree is limited to \(CBORLimits.maxValueDepth) levels")
+                    throw CBORError(
+                        .depthLimitExceeded, at: pending.offset,
+                        "a CBORValue tree is limited to \(CBORLimits.maxValueDepth) levels")
                 }
                 stack.append(Open(node: node, children: children))
                 pending = children[0]
@@ -202,8 +203,9 @@ extension CBORValue {
         case .array(_, let indefinite):
             self = .array(children, indefinite: indefinite)
         case .map(_, let indefinite):
-            self = .map(stride(from: 0, to: children.count - 1, by: 2).map { CBORMapEntry(children[$0], children[$0 + 1]) },
-                        indefinite: indefinite)
+            self = .map(
+                stride(from: 0, to: children.count - 1, by: 2).map { CBORMapEntry(children[$0], children[$0 + 1]) },
+                indefinite: indefinite)
         case .tag(let n, _): self = children.first.map { .tag(n, $0) } ?? .null
         case .simple(20): self = .bool(false)
         case .simple(21): self = .bool(true)

@@ -35,11 +35,13 @@ public struct RFC3339DateTime: Sendable, Hashable {
         }
         // full-date "T" partial-time: `YYYY-MM-DDTHH:MM:SS`, at least a zone after it.
         guard b.count >= 20, let year = digits(0, 4), b[4] == 0x2D, let month = digits(5, 2), b[7] == 0x2D,
-              let day = digits(8, 2), b[10] == 0x54 || b[10] == 0x74 || b[10] == 0x20,
-              let hour = digits(11, 2), b[13] == 0x3A, let minute = digits(14, 2), b[16] == 0x3A,
-              let second = digits(17, 2) else { return nil }
+            let day = digits(8, 2), b[10] == 0x54 || b[10] == 0x74 || b[10] == 0x20,
+            let hour = digits(11, 2), b[13] == 0x3A, let minute = digits(14, 2), b[16] == 0x3A,
+            let second = digits(17, 2)
+        else { return nil }
         guard (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year),
-              hour < 24, minute < 60, second < 61 else { return nil }
+            hour < 24, minute < 60, second < 61
+        else { return nil }
         var index = 19
         var fraction = 0.0
         if index < b.count, b[index] == 0x2E {
@@ -61,7 +63,8 @@ public struct RFC3339DateTime: Sendable, Hashable {
             index += 1
         } else if b[index] == 0x2B || b[index] == 0x2D {
             guard let oh = digits(index + 1, 2), index + 3 < b.count, b[index + 3] == 0x3A,
-                  let om = digits(index + 4, 2), oh < 24, om < 60 else { return nil }
+                let om = digits(index + 4, 2), oh < 24, om < 60
+            else { return nil }
             offset = (oh * 60 + om) * 60 * (b[index] == 0x2B ? 1 : -1)
             index += 6
         } else {

@@ -57,8 +57,10 @@ struct ScratchStack<Element> {
     /// Copies the elements `range` to `destination` (uninitialized memory),
     /// through `transform` (the key walk rebases tape indices).
     @inline(__always)
-    func copy(_ range: Range<Int>, to destination: UnsafeMutablePointer<Element>,
-              _ transform: (Element) -> Element = { $0 }) {
+    func copy(
+        _ range: Range<Int>, to destination: UnsafeMutablePointer<Element>,
+        _ transform: (Element) -> Element = { $0 }
+    ) {
         for (slot, index) in range.enumerated() { (destination + slot).initialize(to: transform(base[index])) }
     }
 

@@ -36,8 +36,9 @@ package enum AppleCertificateShapes {
     package static let unknownOID: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 8, 99]
 
     /// Apple's key usage of the credential certificate (bits 0–3, `03 02 04 F0`).
-    package static let credentialKeyUsage = KeyUsage(digitalSignature: true, nonRepudiation: true, keyEncipherment: true,
-                                                     dataEncipherment: true)
+    package static let credentialKeyUsage = KeyUsage(
+        digitalSignature: true, nonRepudiation: true, keyEncipherment: true,
+        dataEncipherment: true)
     /// The key usage of every CA of both chains.
     package static let caKeyUsage = KeyUsage(keyCertSign: true, cRLSign: true)
 
@@ -51,11 +52,12 @@ package enum AppleCertificateShapes {
     /// high-tag context nodes holding INTEGERs, and the App ID in [1204].
     package static func extension85(appId: String) -> [UInt8] {
         let zero = TLV.integer(0)
-        return TLV.sequence(TLV.explicit(4, TLV.integer(10)), TLV.explicitTag(1200, zero), TLV.explicitTag(1201, zero),
-                            TLV.explicitTag(1202, zero), TLV.explicitTag(1203, zero),
-                            TLV.explicitTag(1204, TLV.octets(Array(appId.utf8))), TLV.explicitTag(1206, TLV.integer(4)),
-                            TLV.explicitTag(1207, zero), TLV.explicitTag(1209, zero), TLV.explicitTag(1210, zero),
-                            TLV.explicitTag(1211, zero), TLV.explicit(10, zero))
+        return TLV.sequence(
+            TLV.explicit(4, TLV.integer(10)), TLV.explicitTag(1200, zero), TLV.explicitTag(1201, zero),
+            TLV.explicitTag(1202, zero), TLV.explicitTag(1203, zero),
+            TLV.explicitTag(1204, TLV.octets(Array(appId.utf8))), TLV.explicitTag(1206, TLV.integer(4)),
+            TLV.explicitTag(1207, zero), TLV.explicitTag(1209, zero), TLV.explicitTag(1210, zero),
+            TLV.explicitTag(1211, zero), TLV.explicit(10, zero))
     }
 
     /// 1.2.840.113635.100.8.6: `SEQUENCE { [3] { OCTET STRING { SEQUENCE {
@@ -72,8 +74,9 @@ package enum AppleCertificateShapes {
     /// 1.2.840.113635.100.8.7: a SEQUENCE of high-tag context nodes, each
     /// holding one OCTET STRING or INTEGER (OS version, build, platform…).
     package static var extension87: [UInt8] {
-        TLV.sequence(TLV.explicitTag(1400, TLV.octets(Array("27.0".utf8))), TLV.explicitTag(1104, TLV.integer(2)),
-                     TLV.explicitTag(1403, TLV.octets(Array("24A325b".utf8))), TLV.explicitTag(1026, TLV.octets(Array("iphoneos".utf8))))
+        TLV.sequence(
+            TLV.explicitTag(1400, TLV.octets(Array("27.0".utf8))), TLV.explicitTag(1104, TLV.integer(2)),
+            TLV.explicitTag(1403, TLV.octets(Array("24A325b".utf8))), TLV.explicitTag(1026, TLV.octets(Array("iphoneos".utf8))))
     }
 
     /// The credential certificate's extensions in the 2026 sample's order:
@@ -112,9 +115,13 @@ package enum AppleCertificateShapes {
     }
 
     static func ocsp(_ path: String) throws -> Certificate.Extension {
-        try Certificate.Extension(AuthorityInformationAccess([.init(method: .ocspServer,
-                                                                    location: .uniformResourceIdentifier("http://ocsp.trustsuite.invalid/\(path)"))]),
-                                  critical: false)
+        try Certificate.Extension(
+            AuthorityInformationAccess([
+                .init(
+                    method: .ocspServer,
+                    location: .uniformResourceIdentifier("http://ocsp.trustsuite.invalid/\(path)"))
+            ]),
+            critical: false)
     }
 
     /// `SEQUENCE { DistributionPoint { [0] { [0] { [6] uri } } } }`.
@@ -125,41 +132,57 @@ package enum AppleCertificateShapes {
 
     /// Apple's policy with a user notice and a CPS pointer, as the real signer carries them.
     static var policies: Certificate.Extension {
-        let notice = TLV.sequence(TLV.oid([1, 3, 6, 1, 5, 5, 7, 2, 2]),
-                                  TLV.sequence(TLV.node(0x0C, Array("TrustSuite test certificate: it certifies nothing; rely on it only in tests.".utf8))))
-        let cps = TLV.sequence(TLV.oid([1, 3, 6, 1, 5, 5, 7, 2, 1]), TLV.node(0x16, Array("http://trustsuite.invalid/certificateauthority".utf8)))
+        let notice = TLV.sequence(
+            TLV.oid([1, 3, 6, 1, 5, 5, 7, 2, 2]),
+            TLV.sequence(TLV.node(0x0C, Array("TrustSuite test certificate: it certifies nothing; rely on it only in tests.".utf8))))
+        let cps = TLV.sequence(
+            TLV.oid([1, 3, 6, 1, 5, 5, 7, 2, 1]), TLV.node(0x16, Array("http://trustsuite.invalid/certificateauthority".utf8)))
         return ext(certificatePolicies, TLV.sequence(TLV.sequence(TLV.oid([1, 2, 840, 113635, 100, 5, 1]), TLV.sequence(notice, cps))))
     }
 
     /// The extensions of a CA certificate of `chain`: a root's when it is
     /// self-issued (`issuerKey` is its own key), else an intermediate's.
-    package static func caExtensions(chain: Chain, key: Certificate.PublicKey, issuerKey: Certificate.PublicKey,
-                                     keyUsage: KeyUsage) throws -> [Certificate.Extension] {
+    package static func caExtensions(
+        chain: Chain, key: Certificate.PublicKey, issuerKey: Certificate.PublicKey,
+        keyUsage: KeyUsage
+    ) throws -> [Certificate.Extension] {
         let usage = try Certificate.Extension(keyUsage, critical: true)
         let root = key == issuerKey
         switch (chain, root) {
         case (.attestation, true):
-            return [try Certificate.Extension(BasicConstraints.isCertificateAuthority(maxPathLength: nil), critical: true),
-                    try subjectKeyIdentifier(key), usage]
+            return [
+                try Certificate.Extension(BasicConstraints.isCertificateAuthority(maxPathLength: nil), critical: true),
+                try subjectKeyIdentifier(key), usage,
+            ]
         case (.attestation, false):
-            return [try Certificate.Extension(BasicConstraints.isCertificateAuthority(maxPathLength: 0), critical: true),
-                    try authorityKeyIdentifier(issuerKey), try subjectKeyIdentifier(key), usage]
+            return [
+                try Certificate.Extension(BasicConstraints.isCertificateAuthority(maxPathLength: 0), critical: true),
+                try authorityKeyIdentifier(issuerKey), try subjectKeyIdentifier(key), usage,
+            ]
         case (.receipt, true):
-            return [try subjectKeyIdentifier(key),
-                    try Certificate.Extension(BasicConstraints.isCertificateAuthority(maxPathLength: nil), critical: true), usage]
+            return [
+                try subjectKeyIdentifier(key),
+                try Certificate.Extension(BasicConstraints.isCertificateAuthority(maxPathLength: nil), critical: true), usage,
+            ]
         case (.receipt, false):
-            return [try Certificate.Extension(BasicConstraints.isCertificateAuthority(maxPathLength: nil), critical: true),
-                    try authorityKeyIdentifier(issuerKey), try ocsp("ocsp03-testrootg3"), crlDistribution,
-                    try subjectKeyIdentifier(key), usage, ext(integrationCAMarker, [0x05, 0x00])]
+            return [
+                try Certificate.Extension(BasicConstraints.isCertificateAuthority(maxPathLength: nil), critical: true),
+                try authorityKeyIdentifier(issuerKey), try ocsp("ocsp03-testrootg3"), crlDistribution,
+                try subjectKeyIdentifier(key), usage, ext(integrationCAMarker, [0x05, 0x00]),
+            ]
         }
     }
 
     /// The receipt signer's extensions; `marker` adds the receipt-signing marker (1.2.840.113635.100.12.15).
-    package static func receiptSignerExtensions(key: Certificate.PublicKey, issuerKey: Certificate.PublicKey, keyUsage: KeyUsage,
-                                                marker: Bool) throws -> [Certificate.Extension] {
-        var list = [try Certificate.Extension(BasicConstraints.notCertificateAuthority, critical: true),
-                    try authorityKeyIdentifier(issuerKey), try ocsp("ocsp03-testintegration"), policies,
-                    try subjectKeyIdentifier(key), try Certificate.Extension(keyUsage, critical: true)]
+    package static func receiptSignerExtensions(
+        key: Certificate.PublicKey, issuerKey: Certificate.PublicKey, keyUsage: KeyUsage,
+        marker: Bool
+    ) throws -> [Certificate.Extension] {
+        var list = [
+            try Certificate.Extension(BasicConstraints.notCertificateAuthority, critical: true),
+            try authorityKeyIdentifier(issuerKey), try ocsp("ocsp03-testintegration"), policies,
+            try subjectKeyIdentifier(key), try Certificate.Extension(keyUsage, critical: true),
+        ]
         if marker { list.append(ext(ReceiptVerifier.signerMarkerOID, [0x05, 0x00])) }
         return list
     }

@@ -31,8 +31,10 @@ package enum AppleExtensions {
 
     /// A launch map holding the given values (any CBOR, to make malformed
     /// ones) under the `apple_*` keys, plus `others`; keys left nil are absent.
-    package static func launchMap(category: CBORValue?, bundleVersion: CBORValue?, others: [(CBORValue, CBORValue)] = [],
-                                  hashType: CBORValue? = nil, hash: CBORValue? = nil) -> CBORValue {
+    package static func launchMap(
+        category: CBORValue?, bundleVersion: CBORValue?, others: [(CBORValue, CBORValue)] = [],
+        hashType: CBORValue? = nil, hash: CBORValue? = nil
+    ) -> CBORValue {
         var entries = others
         if let bundleVersion { entries.append((.text(LaunchData.bundleVersionKey), bundleVersion)) }
         if let category { entries.append((.text(LaunchData.validationCategoryKey), category)) }
@@ -44,10 +46,13 @@ package enum AppleExtensions {
     /// The map of a Mac app (macOS 27): category (default 6), bundle
     /// version, and, when `hash` is given, hash type `hashType` (a 1-byte
     /// string) and the hash.
-    package static func macMap(category: UInt32 = macCategory, bundleVersion: String = "1", hashType: UInt8 = sha256HashType,
-                               hash: [UInt8]?) -> CBORValue {
-        launchMap(category: self.category(category), bundleVersion: .text(bundleVersion),
-                  hashType: hash == nil ? nil : .bytes([hashType]), hash: hash.map(CBORValue.bytes))
+    package static func macMap(
+        category: UInt32 = macCategory, bundleVersion: String = "1", hashType: UInt8 = sha256HashType,
+        hash: [UInt8]?
+    ) -> CBORValue {
+        launchMap(
+            category: self.category(category), bundleVersion: .text(bundleVersion),
+            hashType: hash == nil ? nil : .bytes([hashType]), hash: hash.map(CBORValue.bytes))
     }
 }
 

@@ -79,8 +79,9 @@ package struct GeneratorPKI {
         serial: Int, notBefore: Date? = nil, notAfter: Date? = nil, keyUsage: KeyUsage = AppleCertificateShapes.caKeyUsage,
         chain: AppleCertificateShapes.Chain = .attestation
     ) throws -> Certificate {
-        let list = try AppleCertificateShapes.caExtensions(chain: chain, key: .init(key.publicKey), issuerKey: .init(issuerKey.publicKey),
-                                                           keyUsage: keyUsage)
+        let list = try AppleCertificateShapes.caExtensions(
+            chain: chain, key: .init(key.publicKey), issuerKey: .init(issuerKey.publicKey),
+            keyUsage: keyUsage)
         return try Certificate(
             version: .v3, serialNumber: .init(serial), publicKey: .init(key.publicKey),
             notValidBefore: notBefore ?? Date(timeIntervalSince1970: 1_584_556_800),
@@ -96,10 +97,14 @@ package struct GeneratorPKI {
         serial: Int, notBefore: Date, notAfter: Date, extra: [Certificate.Extension],
         keyUsage: KeyUsage = KeyUsage(digitalSignature: true)
     ) throws -> Certificate {
-        let list = [try Certificate.Extension(BasicConstraints.notCertificateAuthority, critical: true),
-                    try Certificate.Extension(keyUsage, critical: true)] + extra
-        return try leafCertificate(subject: subject, key: key, issuer: issuer, issuerKey: issuerKey, serial: serial,
-                                   notBefore: notBefore, notAfter: notAfter, extensions: list)
+        let list =
+            [
+                try Certificate.Extension(BasicConstraints.notCertificateAuthority, critical: true),
+                try Certificate.Extension(keyUsage, critical: true),
+            ] + extra
+        return try leafCertificate(
+            subject: subject, key: key, issuer: issuer, issuerKey: issuerKey, serial: serial,
+            notBefore: notBefore, notAfter: notAfter, extensions: list)
     }
 
     /// An end-entity certificate with a P-256 key and exactly `extensions`, in order.
@@ -120,10 +125,12 @@ package struct GeneratorPKI {
         subject: String, key: P256.Signing.PublicKey, issuer: String, issuerKey: P384.Signing.PrivateKey,
         serial: Int, notBefore: Date, notAfter: Date, keyUsage: KeyUsage = KeyUsage(digitalSignature: true), marker: Bool = true
     ) throws -> Certificate {
-        let list = try AppleCertificateShapes.receiptSignerExtensions(key: .init(key), issuerKey: .init(issuerKey.publicKey),
-                                                                      keyUsage: keyUsage, marker: marker)
-        return try leafCertificate(subject: subject, key: key, issuer: issuer, issuerKey: issuerKey, serial: serial,
-                                   notBefore: notBefore, notAfter: notAfter, extensions: list)
+        let list = try AppleCertificateShapes.receiptSignerExtensions(
+            key: .init(key), issuerKey: .init(issuerKey.publicKey),
+            keyUsage: keyUsage, marker: marker)
+        return try leafCertificate(
+            subject: subject, key: key, issuer: issuer, issuerKey: issuerKey, serial: serial,
+            notBefore: notBefore, notAfter: notAfter, extensions: list)
     }
 
     static func extensions(_ list: [Certificate.Extension]) throws -> Certificate.Extensions {
@@ -150,10 +157,14 @@ package struct AttestationPKI {
     package init(_ pki: GeneratorPKI) throws {
         rootKey = pki.p384("attestation-root")
         intermediateKey = pki.p384("attestation-intermediate")
-        root = try GeneratorPKI.der(pki.caCertificate(subject: Self.rootName, key: rootKey, issuer: Self.rootName,
-                                                       issuerKey: rootKey, serial: 1))
-        intermediate = try GeneratorPKI.der(pki.caCertificate(subject: Self.intermediateName, key: intermediateKey,
-                                                               issuer: Self.rootName, issuerKey: rootKey, serial: 2))
+        root = try GeneratorPKI.der(
+            pki.caCertificate(
+                subject: Self.rootName, key: rootKey, issuer: Self.rootName,
+                issuerKey: rootKey, serial: 1))
+        intermediate = try GeneratorPKI.der(
+            pki.caCertificate(
+                subject: Self.intermediateName, key: intermediateKey,
+                issuer: Self.rootName, issuerKey: rootKey, serial: 2))
         let attacker = try AttackerCA(pki)
         attackerIntermediateKey = AttackerCA.intermediateKey(pki)
         attackerRoot = attacker.root
@@ -173,11 +184,14 @@ package struct AttackerCA: Codable, Sendable, Hashable {
 
     package init(_ pki: GeneratorPKI) throws {
         let rootKey = pki.p384("attacker-root")
-        root = try GeneratorPKI.der(pki.caCertificate(subject: AttestationPKI.rootName, key: rootKey,
-                                                       issuer: AttestationPKI.rootName, issuerKey: rootKey, serial: 1))
-        intermediate = try GeneratorPKI.der(pki.caCertificate(
-            subject: AttestationPKI.intermediateName, key: Self.intermediateKey(pki), issuer: AttestationPKI.rootName,
-            issuerKey: rootKey, serial: 2))
+        root = try GeneratorPKI.der(
+            pki.caCertificate(
+                subject: AttestationPKI.rootName, key: rootKey,
+                issuer: AttestationPKI.rootName, issuerKey: rootKey, serial: 1))
+        intermediate = try GeneratorPKI.der(
+            pki.caCertificate(
+                subject: AttestationPKI.intermediateName, key: Self.intermediateKey(pki), issuer: AttestationPKI.rootName,
+                issuerKey: rootKey, serial: 2))
     }
 }
 
@@ -253,10 +267,14 @@ package struct ReceiptPKI {
         rootKey = pki.p384("receipt-root")
         intermediateKey = pki.p384("receipt-intermediate")
         signerKey = pki.p256("receipt-signer")
-        root = try GeneratorPKI.der(pki.caCertificate(subject: Self.rootName, key: rootKey, issuer: Self.rootName,
-                                                       issuerKey: rootKey, serial: 11, chain: .receipt))
-        intermediate = try GeneratorPKI.der(pki.caCertificate(subject: Self.intermediateName, key: intermediateKey,
-                                                               issuer: Self.rootName, issuerKey: rootKey, serial: 12, chain: .receipt))
+        root = try GeneratorPKI.der(
+            pki.caCertificate(
+                subject: Self.rootName, key: rootKey, issuer: Self.rootName,
+                issuerKey: rootKey, serial: 11, chain: .receipt))
+        intermediate = try GeneratorPKI.der(
+            pki.caCertificate(
+                subject: Self.intermediateName, key: intermediateKey,
+                issuer: Self.rootName, issuerKey: rootKey, serial: 12, chain: .receipt))
         signerNotBefore = pki.now.addingTimeInterval(-180 * 86_400)
         signerNotAfter = pki.now.addingTimeInterval(365 * 86_400)
         signerCertificate = try pki.receiptSignerCertificate(
@@ -294,11 +312,13 @@ package struct ReceiptPKI {
             let certificate = try pki.receiptSignerCertificate(
                 subject: Self.developerName, key: key.publicKey, issuer: Self.intermediateName, issuerKey: intermediateKey,
                 serial: 14, notBefore: signerNotBefore, notAfter: signerNotAfter, marker: false)
-            return ReceiptSigner(key: .p256(key), certificate: certificate,
-                                 certificates: [try GeneratorPKI.der(certificate), intermediate, root])
+            return ReceiptSigner(
+                key: .p256(key), certificate: certificate,
+                certificates: [try GeneratorPKI.der(certificate), intermediate, root])
         case .intermediate:
-            return ReceiptSigner(key: .p384(intermediateKey), certificate: try Certificate(derEncoded: intermediate),
-                                 certificates: [intermediate, root])
+            return ReceiptSigner(
+                key: .p384(intermediateKey), certificate: try Certificate(derEncoded: intermediate),
+                certificates: [intermediate, root])
         case .root:
             return ReceiptSigner(key: .p384(rootKey), certificate: try Certificate(derEncoded: root), certificates: [root])
         case .wrongUsage:
@@ -306,29 +326,35 @@ package struct ReceiptPKI {
             let certificate = try pki.receiptSignerCertificate(
                 subject: Self.signerName, key: key.publicKey, issuer: Self.intermediateName, issuerKey: intermediateKey,
                 serial: 15, notBefore: signerNotBefore, notAfter: signerNotAfter, keyUsage: KeyUsage(keyCertSign: true))
-            return ReceiptSigner(key: .p256(key), certificate: certificate,
-                                 certificates: [try GeneratorPKI.der(certificate), intermediate, root])
+            return ReceiptSigner(
+                key: .p256(key), certificate: certificate,
+                certificates: [try GeneratorPKI.der(certificate), intermediate, root])
         case .caWithoutKeyCertSign:
             let weakKey = pki.p384("weak-intermediate")
-            let weak = try GeneratorPKI.der(pki.caCertificate(
-                subject: Self.weakIntermediateName, key: weakKey, issuer: Self.rootName, issuerKey: rootKey, serial: 16,
-                keyUsage: KeyUsage(digitalSignature: true, cRLSign: true), chain: .receipt))
+            let weak = try GeneratorPKI.der(
+                pki.caCertificate(
+                    subject: Self.weakIntermediateName, key: weakKey, issuer: Self.rootName, issuerKey: rootKey, serial: 16,
+                    keyUsage: KeyUsage(digitalSignature: true, cRLSign: true), chain: .receipt))
             let certificate = try pki.receiptSignerCertificate(
                 subject: Self.signerName, key: signerKey.publicKey, issuer: Self.weakIntermediateName, issuerKey: weakKey,
                 serial: 17, notBefore: signerNotBefore, notAfter: signerNotAfter)
-            return ReceiptSigner(key: .p256(signerKey), certificate: certificate,
-                                 certificates: [try GeneratorPKI.der(certificate), weak, root])
+            return ReceiptSigner(
+                key: .p256(signerKey), certificate: certificate,
+                certificates: [try GeneratorPKI.der(certificate), weak, root])
         case .siblingCA, .sameNameCA:
             let sibling = choice == .siblingCA
             let name = sibling ? Self.siblingName : Self.intermediateName
             let caKey = pki.p384(sibling ? "sibling-intermediate" : "same-name-intermediate")
-            let ca = try GeneratorPKI.der(pki.caCertificate(subject: name, key: caKey, issuer: Self.rootName, issuerKey: rootKey,
-                                                            serial: sibling ? 18 : 19, chain: .receipt))
+            let ca = try GeneratorPKI.der(
+                pki.caCertificate(
+                    subject: name, key: caKey, issuer: Self.rootName, issuerKey: rootKey,
+                    serial: sibling ? 18 : 19, chain: .receipt))
             let certificate = try pki.receiptSignerCertificate(
                 subject: Self.signerName, key: signerKey.publicKey, issuer: name, issuerKey: caKey,
                 serial: sibling ? 20 : 21, notBefore: signerNotBefore, notAfter: signerNotAfter)
-            return ReceiptSigner(key: .p256(signerKey), certificate: certificate,
-                                 certificates: [try GeneratorPKI.der(certificate), ca, root])
+            return ReceiptSigner(
+                key: .p256(signerKey), certificate: certificate,
+                certificates: [try GeneratorPKI.der(certificate), ca, root])
         case .crossSigned(let count):
             let names = (0..<count).map { "TrustSuite Test Cross-Signed CA \($0)" }
             let keys = (0..<count).map { pki.p384("cross-signed-\($0)") }
@@ -339,19 +365,25 @@ package struct ReceiptPKI {
                 let issuers = (0..<count).filter { $0 != subject }
                 for issuer in issuers {
                     serial += 1
-                    certificates.append(try GeneratorPKI.der(pki.caCertificate(
-                        subject: names[subject], key: keys[subject], issuer: names[issuer], issuerKey: keys[issuer], serial: serial,
-                        chain: .receipt)))
+                    certificates.append(
+                        try GeneratorPKI.der(
+                            pki.caCertificate(
+                                subject: names[subject], key: keys[subject], issuer: names[issuer], issuerKey: keys[issuer], serial: serial,
+                                chain: .receipt)))
                 }
             }
             serial += 1
-            certificates.append(try GeneratorPKI.der(pki.caCertificate(subject: names[0], key: keys[0], issuer: Self.rootName,
-                                                                       issuerKey: rootKey, serial: serial, chain: .receipt)))
+            certificates.append(
+                try GeneratorPKI.der(
+                    pki.caCertificate(
+                        subject: names[0], key: keys[0], issuer: Self.rootName,
+                        issuerKey: rootKey, serial: serial, chain: .receipt)))
             let certificate = try pki.receiptSignerCertificate(
                 subject: Self.signerName, key: signerKey.publicKey, issuer: names[count - 1], issuerKey: keys[count - 1],
                 serial: serial + 1, notBefore: signerNotBefore, notAfter: signerNotAfter)
-            return ReceiptSigner(key: .p256(signerKey), certificate: certificate,
-                                 certificates: [try GeneratorPKI.der(certificate)] + certificates + [root])
+            return ReceiptSigner(
+                key: .p256(signerKey), certificate: certificate,
+                certificates: [try GeneratorPKI.der(certificate)] + certificates + [root])
         }
     }
 }

@@ -91,7 +91,8 @@ package struct ReceiptBuilder {
         if spec.signedAttributes {
             var digest = Array(SHA256.hash(data: payload))
             if spec.wrongMessageDigest { digest[0] ^= 1 }
-            let contentType = spec.contentTypeAttribute.map { TLV.sequence(TLV.oid([1, 2, 840, 113549, 1, 9, 3]), TLV.set([TLV.oid($0)])) } ?? []
+            let contentType =
+                spec.contentTypeAttribute.map { TLV.sequence(TLV.oid([1, 2, 840, 113549, 1, 9, 3]), TLV.set([TLV.oid($0)])) } ?? []
             let content = contentType + TLV.sequence(TLV.oid([1, 2, 840, 113549, 1, 9, 4]), TLV.set([TLV.octets(digest)]))
             attributes = TLV.node(0xA0, content)
             signed = TLV.node(0x31, content)
@@ -107,7 +108,8 @@ package struct ReceiptBuilder {
         let issuer = serializer.serializedBytes
         var serial = Array(signer.certificate.serialNumber.bytes)
         if spec.signerSerialOffset != 0, let last = serial.indices.last { serial[last] &+= UInt8(spec.signerSerialOffset) }
-        var signerInfo = TLV.integer(1) + TLV.sequence(issuer, TLV.node(0x02, serial))
+        var signerInfo =
+            TLV.integer(1) + TLV.sequence(issuer, TLV.node(0x02, serial))
             + algorithm(spec.digestOID, null: spec.digestWithNull)
         if let attributes { signerInfo += attributes }
         signerInfo += algorithm(spec.signatureOID, null: false) + TLV.octets(signature)

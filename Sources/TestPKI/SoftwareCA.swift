@@ -28,15 +28,18 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
         let pki = GeneratorPKI(seed: seed, now: now)
         let rootKey = pki.p384("attestation-root")
         let intermediateKey = pki.p384("attestation-intermediate")
-        let root = try GeneratorPKI.der(pki.caCertificate(
-            subject: AttestationPKI.rootName, key: rootKey, issuer: AttestationPKI.rootName, issuerKey: rootKey, serial: 1))
-        let intermediate = try GeneratorPKI.der(pki.caCertificate(
-            subject: AttestationPKI.intermediateName, key: intermediateKey, issuer: AttestationPKI.rootName,
-            issuerKey: rootKey, serial: 2))
+        let root = try GeneratorPKI.der(
+            pki.caCertificate(
+                subject: AttestationPKI.rootName, key: rootKey, issuer: AttestationPKI.rootName, issuerKey: rootKey, serial: 1))
+        let intermediate = try GeneratorPKI.der(
+            pki.caCertificate(
+                subject: AttestationPKI.intermediateName, key: intermediateKey, issuer: AttestationPKI.rootName,
+                issuerKey: rootKey, serial: 2))
         let receipts = try ReceiptPKI(pki)
-        return SoftwareCA(seed: seed, created: now, attestationRoot: root, attestationIntermediate: intermediate,
-                          receiptRoot: receipts.root, receiptIntermediate: receipts.intermediate, receiptSigner: receipts.signer,
-                          attacker: try AttackerCA(pki))
+        return SoftwareCA(
+            seed: seed, created: now, attestationRoot: root, attestationIntermediate: intermediate,
+            receiptRoot: receipts.root, receiptIntermediate: receipts.intermediate, receiptSigner: receipts.signer,
+            attacker: try AttackerCA(pki))
     }
 
     /// PEM of a DER certificate.
@@ -71,8 +74,10 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
         /// intermediate in x5c (default: the device's own CA; step 1).
         package var issuer: AttackerCA? = nil
 
-        package init(credentialKey: P256.Signing.PrivateKey, appId: String, environment: AppAttestEnvironment,
-                     clientDataHash: [UInt8], notBefore: Date, notAfter: Date, token: [UInt8]) {
+        package init(
+            credentialKey: P256.Signing.PrivateKey, appId: String, environment: AppAttestEnvironment,
+            clientDataHash: [UInt8], notBefore: Date, notAfter: Date, token: [UInt8]
+        ) {
             self.credentialKey = credentialKey
             self.appId = appId
             self.environment = environment
@@ -90,10 +95,11 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
         let pki = pki
         let point = Array(request.credentialKey.publicKey.x963Representation)
         let keyId = Array(SHA256.hash(data: point))
-        let cose = CBOREncoder.canonical(.map([
-            (.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(1)),
-            (.int(-2), .bytes(Array(point[1..<33]))), (.int(-3), .bytes(Array(point[33..<65]))),
-        ]))
+        let cose = CBOREncoder.canonical(
+            .map([
+                (.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(1)),
+                (.int(-2), .bytes(Array(point[1..<33]))), (.int(-3), .bytes(Array(point[33..<65]))),
+            ]))
         var authData = Array(SHA256.hash(data: Array(request.appId.utf8)))
         authData.append(0x40)
         authData += withUnsafeBytes(of: request.signCount.bigEndian, Array.init)
@@ -102,10 +108,11 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
         authData += [UInt8(truncatingIfNeeded: credentialId.count >> 8), UInt8(truncatingIfNeeded: credentialId.count)]
         authData += credentialId + cose + request.trailing
 
-        let leaf = try credentialCertificate(authData: authData, clientDataHash: request.nonceClientDataHash ?? request.clientDataHash,
-                                             key: request.certificateKey ?? request.credentialKey.publicKey,
-                                             notBefore: request.notBefore, notAfter: request.notAfter,
-                                             nonceExtension: request.nonceExtension, issuer: request.issuer, appId: request.appId)
+        let leaf = try credentialCertificate(
+            authData: authData, clientDataHash: request.nonceClientDataHash ?? request.clientDataHash,
+            key: request.certificateKey ?? request.credentialKey.publicKey,
+            notBefore: request.notBefore, notAfter: request.notAfter,
+            nonceExtension: request.nonceExtension, issuer: request.issuer, appId: request.appId)
 
         var spec = ReceiptSpec(pki: pki)
         spec.appId = request.appId
@@ -134,12 +141,13 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
         hasher.update(data: clientDataHash)
         let nonce = Array(hasher.finalize())
         let keyId = Array(SHA256.hash(data: key.x963Representation))
-        return try GeneratorPKI.der(pki.leafCertificate(
-            subject: "TrustSuite Test " + BinaryText.hex(keyId), key: key,
-            issuer: AttestationPKI.intermediateName,
-            issuerKey: issuer == nil ? pki.p384("attestation-intermediate") : AttackerCA.intermediateKey(pki),
-            serial: Int(UInt32.random(in: 1...UInt32.max)), notBefore: notBefore, notAfter: notAfter,
-            extensions: try AppleCertificateShapes.credentialExtensions(nonce: nonceExtension(nonce), appId: appId)))
+        return try GeneratorPKI.der(
+            pki.leafCertificate(
+                subject: "TrustSuite Test " + BinaryText.hex(keyId), key: key,
+                issuer: AttestationPKI.intermediateName,
+                issuerKey: issuer == nil ? pki.p384("attestation-intermediate") : AttackerCA.intermediateKey(pki),
+                serial: Int(UInt32.random(in: 1...UInt32.max)), notBefore: notBefore, notAfter: notAfter,
+                extensions: try AppleCertificateShapes.credentialExtensions(nonce: nonceExtension(nonce), appId: appId)))
     }
 
     /// A DER ECDSA signature over `bytes` by the test attestation
@@ -155,8 +163,9 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
     /// `{fmt, attStmt: {x5c: [leaf, intermediate], receipt}, authData}`
     /// (the test intermediate unless another is given).
     package func object(leaf: [UInt8], authData: [UInt8], receipt: [UInt8], intermediate: [UInt8]? = nil) -> [UInt8] {
-        let parts = AttestationParts(fmt: .text("apple-appattest"), x5c: [leaf, intermediate ?? attestationIntermediate],
-                                     receipt: receipt, authData: authData)
+        let parts = AttestationParts(
+            fmt: .text("apple-appattest"), x5c: [leaf, intermediate ?? attestationIntermediate],
+            receipt: receipt, authData: authData)
         return CBOREncoder.canonical(parts.standard)
     }
 
@@ -176,11 +185,16 @@ package struct SoftwareCA: Codable, Sendable, Hashable {
     /// bundle version and, on a Mac, code-directory hash type (1 byte) and
     /// hash, each key present only when given; nil for none (a device before
     /// iOS 27 writes no map).
-    package static func launchMap(validationCategory: UInt32?, bundleVersion: String?, codeDirectoryHashType: UInt8? = nil,
-                                  codeDirectoryHash: [UInt8]? = nil) -> [UInt8]? {
-        guard validationCategory != nil || bundleVersion != nil || codeDirectoryHashType != nil || codeDirectoryHash != nil else { return nil }
-        return CBOREncoder.canonical(AppleExtensions.launchMap(
-            category: validationCategory.map(AppleExtensions.category), bundleVersion: bundleVersion.map(CBORValue.text),
-            hashType: codeDirectoryHashType.map { .bytes([$0]) }, hash: codeDirectoryHash.map(CBORValue.bytes)))
+    package static func launchMap(
+        validationCategory: UInt32?, bundleVersion: String?, codeDirectoryHashType: UInt8? = nil,
+        codeDirectoryHash: [UInt8]? = nil
+    ) -> [UInt8]? {
+        guard validationCategory != nil || bundleVersion != nil || codeDirectoryHashType != nil || codeDirectoryHash != nil else {
+            return nil
+        }
+        return CBOREncoder.canonical(
+            AppleExtensions.launchMap(
+                category: validationCategory.map(AppleExtensions.category), bundleVersion: bundleVersion.map(CBORValue.text),
+                hashType: codeDirectoryHashType.map { .bytes([$0]) }, hash: codeDirectoryHash.map(CBORValue.bytes)))
     }
 }

@@ -101,8 +101,10 @@ public struct Base64Bytes: Decodable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let bytes = BinaryText.base64(text) else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath,
-                                                                    debugDescription: "must be standard base64"))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "must be standard base64"))
         }
         self.bytes = bytes
     }

@@ -25,8 +25,9 @@ public enum RegularFile {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else {
             let missing = errno == ENOENT || errno == ENOTDIR
-            throw Failure(kind: missing ? .missing : .unreadable,
-                          description: missing ? "\(path): no such file" : "\(path) cannot be read: \(String(cString: strerror(errno)))")
+            throw Failure(
+                kind: missing ? .missing : .unreadable,
+                description: missing ? "\(path): no such file" : "\(path) cannot be read: \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         var status = stat()

@@ -49,9 +49,10 @@ extension StrictVocabulary {
     public init(from decoder: any Decoder) throws {
         let name = try decoder.singleValueContainer().decode(String.self)
         guard let value = Self(rawValue: name) else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: decoder.codingPath,
-                debugDescription: "unknown value \"\(name)\" (one of \(Self.allCases.map(\.rawValue).joined(separator: ", ")))"))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "unknown value \"\(name)\" (one of \(Self.allCases.map(\.rawValue).joined(separator: ", ")))"))
         }
         self = value
     }
@@ -77,8 +78,10 @@ private struct ValueDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func mismatch(_ expected: String) -> DecodingError {
-        DecodingError.typeMismatch(Any.self, DecodingError.Context(
-            codingPath: codingPath, debugDescription: "must be \(expected), found \(value.jsonText)"))
+        DecodingError.typeMismatch(
+            Any.self,
+            DecodingError.Context(
+                codingPath: codingPath, debugDescription: "must be \(expected), found \(value.jsonText)"))
     }
 
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
@@ -90,8 +93,9 @@ private struct ValueDecoder: Decoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let object) = value else { throw mismatch("an object") }
         if let unknown = object.keys.sorted().first(where: { Key(stringValue: $0) == nil }) {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: codingPath + [PathKey(stringValue: unknown)], debugDescription: "unknown field"))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: codingPath + [PathKey(stringValue: unknown)], debugDescription: "unknown field"))
         }
         return KeyedDecodingContainer(Keyed<Key>(object: object, codingPath: codingPath))
     }

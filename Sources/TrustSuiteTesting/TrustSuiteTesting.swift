@@ -55,8 +55,10 @@ public struct ConformanceSetup: Sendable {
     /// Your expected-failures file (`--expected`), if any.
     public var expected: ExpectedFailures?
 
-    public init(name: String, answersCodes: Bool = false, gradesOutputs: Bool = false, capabilities: Set<String>? = nil,
-                skipFlags: Set<String> = [], expected: ExpectedFailures? = nil) {
+    public init(
+        name: String, answersCodes: Bool = false, gradesOutputs: Bool = false, capabilities: Set<String>? = nil,
+        skipFlags: Set<String> = [], expected: ExpectedFailures? = nil
+    ) {
         self.name = name
         self.answersCodes = answersCodes
         self.gradesOutputs = gradesOutputs
@@ -89,15 +91,17 @@ public struct ConformanceCase: Sendable, CustomStringConvertible {
         }
         let missing = Capabilities.missing(for: vector, declared: setup.capabilities)
         guard missing.isEmpty else {
-            return ConformanceOutcome(case: self, grade: .unsupported,
-                                      message: "needs capability \(missing.joined(separator: ", ")), which \(setup.name) did not declare",
-                                      listed: nil, answer: nil)
+            return ConformanceOutcome(
+                case: self, grade: .unsupported,
+                message: "needs capability \(missing.joined(separator: ", ")), which \(setup.name) did not declare",
+                listed: nil, answer: nil)
         }
         let listed = setup.expected?.entries.first { $0.matches(vector.id) }
         do {
             let given = try await answer(vector.input)
-            let (grade, message) = Grader.grade(vector, answer: given, gradesErrorCodes: false, gradesOutputs: setup.gradesOutputs,
-                                                gradesReasons: setup.answersCodes)
+            let (grade, message) = Grader.grade(
+                vector, answer: given, gradesErrorCodes: false, gradesOutputs: setup.gradesOutputs,
+                gradesReasons: setup.answersCodes)
             return ConformanceOutcome(case: self, grade: grade, message: message, listed: listed?.reason, answer: given)
         } catch {
             return ConformanceOutcome(case: self, grade: .error, message: "\(error)", listed: listed?.reason, answer: nil)

@@ -131,10 +131,12 @@ struct ACLExplainCommand: ParsableCommand {
     func run() throws {
         let (protection, flags) = try access.parsed()
         do {
-            let item = try AccessControl.create(protection: protection, flags: flags, synchronizable: access.synchronizable,
-                                                device: DeviceState())
-            print("protection: \(protection.rawValue) (\(protection.longName)), readable \(protection.availability)"
-                  + (protection.isThisDeviceOnly ? ", this device only" : ", migrates"))
+            let item = try AccessControl.create(
+                protection: protection, flags: flags, synchronizable: access.synchronizable,
+                device: DeviceState())
+            print(
+                "protection: \(protection.rawValue) (\(protection.longName)), readable \(protection.availability)"
+                    + (protection.isThisDeviceOnly ? ", this device only" : ", migrates"))
             print("flags: \(flags.names.isEmpty ? "(none)" : flags.names.joined(separator: ", ")) (0x\(String(flags.rawValue, radix: 16)))")
             print("requirement tree: \(item.requirement?.description ?? "none")")
             for op in KeychainOperation.allCases {

@@ -46,9 +46,11 @@ struct CBORDecodeCommand: ParsableCommand {
     @Flag(name: .long, help: "Check the content of the tags of RFC 8949 §3.4 (error invalidTagContent).")
     var tagValidity = false
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Nesting limit for arrays, maps and tags, 1 … \(CBORLimits.hardMaxDepth) (default 64; ctap2: 4).",
-        valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Nesting limit for arrays, maps and tags, 1 … \(CBORLimits.hardMaxDepth) (default 64; ctap2: 4).",
+            valueName: "n"))
     var maxDepth: Int?
 
     func validate() throws {
@@ -108,8 +110,10 @@ struct CBORDecodeCommand: ParsableCommand {
         do {
             return .object(["diagnostic": .string(try decoder.decode(bytes).diagnostic)])
         } catch {
-            return .object(["error": .string(error.code.rawValue), "offset": .int(Int64(error.offset)),
-                            "reason": .string(error.reason)])
+            return .object([
+                "error": .string(error.code.rawValue), "offset": .int(Int64(error.offset)),
+                "reason": .string(error.reason),
+            ])
         }
     }
 }

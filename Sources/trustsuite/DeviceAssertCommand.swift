@@ -31,22 +31,28 @@ struct DeviceAssertCommand: ParsableCommand {
     @Flag(name: .customLong("replay-counter"), help: "Failure shape: the previous counter again (counterNotIncreasing).")
     var replayCounter = false
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Sign with this counter instead of the next: at or below the stored one is refused (counterNotIncreasing); the stored counter becomes the larger.",
-        valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Sign with this counter instead of the next: at or below the stored one is refused (counterNotIncreasing); the stored counter becomes the larger.",
+            valueName: "n"))
     var counter: UInt32?
 
     @Flag(name: .customLong("foreign-key"), help: "Failure shape: signed by a key from another device (signatureInvalid).")
     var foreignKey = false
 
-    @Flag(name: .customLong("prehashed-nonce"), help: "Failure shape: the nonce signed as a pre-hashed digest, not hashed by ES256 (signatureInvalid).")
+    @Flag(
+        name: .customLong("prehashed-nonce"),
+        help: "Failure shape: the nonce signed as a pre-hashed digest, not hashed by ES256 (signatureInvalid).")
     var prehashedNonce = false
 
     @OptionGroup var otherApp: DeviceOtherAppOption
 
-    @Option(name: .long, help: ArgumentHelp(
-        "The flags byte, 0x00-0xFF or 0-255 (default 0x40, as real assertions; iOS 27 devices send 0xC0 with the map: accepted).",
-        valueName: "byte"), transform: DeviceAssertCommand.flagsByte)
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The flags byte, 0x00-0xFF or 0-255 (default 0x40, as real assertions; iOS 27 devices send 0xC0 with the map: accepted).",
+            valueName: "byte"), transform: DeviceAssertCommand.flagsByte)
     var flags: UInt8 = 0x40
 
     @OptionGroup var launch: DeviceLaunchDataOptions

@@ -36,32 +36,45 @@ struct DeviceAttestCommand: ParsableCommand {
     @Flag(name: .customLong("other-environment"), help: "Failure shape: the other environment's aaguid (aaguidMismatch).")
     var otherEnvironment = false
 
-    @Flag(name: .customLong("expired-certificate"), help: "Failure shape: a credential certificate that expired a day ago (certificateChainInvalid).")
+    @Flag(
+        name: .customLong("expired-certificate"),
+        help: "Failure shape: a credential certificate that expired a day ago (certificateChainInvalid).")
     var expiredCertificate = false
 
     @OptionGroup var otherApp: DeviceOtherAppOption
 
-    @Flag(name: .customLong("attacker-root"), help: "Failure shape: issued by an attacker CA with the test CA's names, other keys (certificateChainInvalid).")
+    @Flag(
+        name: .customLong("attacker-root"),
+        help: "Failure shape: issued by an attacker CA with the test CA's names, other keys (certificateChainInvalid).")
     var attackerRoot = false
 
-    @Flag(name: .customLong("swap-key-id"), help: "Failure shape: print another key's id as keyId; the object is consistent for its own key (keyIdMismatch).")
+    @Flag(
+        name: .customLong("swap-key-id"),
+        help: "Failure shape: print another key's id as keyId; the object is consistent for its own key (keyIdMismatch).")
     var swapKeyId = false
 
-    @Flag(name: .customLong("certificate-key-mismatch"), help: "Failure shape: the credential certificate certifies another key than the key id the object carries (keyIdMismatch).")
+    @Flag(
+        name: .customLong("certificate-key-mismatch"),
+        help: "Failure shape: the credential certificate certifies another key than the key id the object carries (keyIdMismatch).")
     var certificateKeyMismatch = false
 
     @Flag(name: .customLong("credential-id-mismatch"), help: "Failure shape: the credential id is another key's id (credentialIdMismatch).")
     var credentialIdMismatch = false
 
-    @Flag(name: .customLong("nonce-over-other-challenge"), help: "Failure shape: the certificate's nonce covers another challenge (nonceMismatch).")
+    @Flag(
+        name: .customLong("nonce-over-other-challenge"),
+        help: "Failure shape: the certificate's nonce covers another challenge (nonceMismatch).")
     var nonceOverOtherChallenge = false
 
-    @Option(name: .customLong("nonce-shape"), help: ArgumentHelp(
-        "The nonce extension's DER shape: standard, other-tag ([2] for [1]) or set (SET for SEQUENCE); the last two keep the nonce where slicing verifiers look (nonceExtensionMissing).",
-        valueName: "shape"))
+    @Option(
+        name: .customLong("nonce-shape"),
+        help: ArgumentHelp(
+            "The nonce extension's DER shape: standard, other-tag ([2] for [1]) or set (SET for SEQUENCE); the last two keep the nonce where slicing verifiers look (nonceExtensionMissing).",
+            valueName: "shape"))
     var nonceShape: NonceExtensionShape = .standard
 
-    @Option(name: .long, help: ArgumentHelp("Failure shape: the attestation's signCount (real ones are 0: counterNotZero).", valueName: "n"))
+    @Option(
+        name: .long, help: ArgumentHelp("Failure shape: the attestation's signCount (real ones are 0: counterNotZero).", valueName: "n"))
     var counter: UInt32 = 0
 
     @OptionGroup var launch: DeviceLaunchDataOptions
@@ -102,8 +115,10 @@ struct DeviceAttestCommand: ParsableCommand {
 /// `--other-app-id`: the object is made for another app (rpIdHash; for an
 /// attestation, the receipt's App ID too), shared by `attest` and `assert`.
 struct DeviceOtherAppOption: ParsableArguments {
-    @Option(name: .customLong("other-app-id"), help: ArgumentHelp(
-        "Failure shape: made for this App ID instead of the device's (rpIdMismatch).", valueName: "app-id"))
+    @Option(
+        name: .customLong("other-app-id"),
+        help: ArgumentHelp(
+            "Failure shape: made for this App ID instead of the device's (rpIdMismatch).", valueName: "app-id"))
     var otherAppId: String?
 
     func validate() throws {
@@ -115,26 +130,36 @@ struct DeviceOtherAppOption: ParsableArguments {
 /// devices do (docs/models/app-attest.md, Launch policy and macOS 27).
 /// Without any of these the device writes no map, as devices before iOS 27.
 struct DeviceLaunchDataOptions: ParsableArguments {
-    @Flag(name: .long, help: "Append the iOS 27 map of Apple's 2026 sample (category 1, bundle version \"1\"); the options below replace a value.")
+    @Flag(
+        name: .long,
+        help: "Append the iOS 27 map of Apple's 2026 sample (category 1, bundle version \"1\"); the options below replace a value.")
     var extensions = false
 
-    @Option(name: .customLong("validation-category"), help: ArgumentHelp("Write apple_validation_category_01 with this number (4 bytes, little-endian).", valueName: "n"))
+    @Option(
+        name: .customLong("validation-category"),
+        help: ArgumentHelp("Write apple_validation_category_01 with this number (4 bytes, little-endian).", valueName: "n"))
     var validationCategory: UInt32?
 
     @Option(name: .customLong("bundle-version"), help: ArgumentHelp("Write apple_bundle_version_01 with this text.", valueName: "text"))
     var bundleVersion: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "ios (default), or macos: the macOS 27 map — category 6 (Developer ID), bundle version \"1\", apple_cd_hash_type_01 2 (SHA-256) and apple_cd_hash_hash_01 (a stand-in hash of the App ID, printed as codeDirectoryHash by attest); the options around it replace a value.",
-        valueName: "platform"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "ios (default), or macos: the macOS 27 map — category 6 (Developer ID), bundle version \"1\", apple_cd_hash_type_01 2 (SHA-256) and apple_cd_hash_hash_01 (a stand-in hash of the App ID, printed as codeDirectoryHash by attest); the options around it replace a value.",
+            valueName: "platform"))
     var platform: LaunchPlatform = .ios
 
-    @Option(name: .customLong("code-directory-hash"), help: ArgumentHelp(
-        "Write apple_cd_hash_hash_01 with this hash (hex, 32 bytes or the 20-byte truncated CDHash) and type 2, on either platform.",
-        valueName: "hex"), transform: DeviceLaunchDataOptions.parseCodeDirectoryHash)
+    @Option(
+        name: .customLong("code-directory-hash"),
+        help: ArgumentHelp(
+            "Write apple_cd_hash_hash_01 with this hash (hex, 32 bytes or the 20-byte truncated CDHash) and type 2, on either platform.",
+            valueName: "hex"), transform: DeviceLaunchDataOptions.parseCodeDirectoryHash)
     var codeDirectoryHash: [UInt8]?
 
-    @Flag(name: .customLong("no-code-directory-hash"), help: "With --platform macos: leave the code-directory hash keys out (an app without the hash option).")
+    @Flag(
+        name: .customLong("no-code-directory-hash"),
+        help: "With --platform macos: leave the code-directory hash keys out (an app without the hash option).")
     var noCodeDirectoryHash = false
 
     static func parseCodeDirectoryHash(_ text: String) throws -> [UInt8] {
@@ -146,7 +171,9 @@ struct DeviceLaunchDataOptions: ParsableArguments {
 
     func validate() throws {
         if noCodeDirectoryHash && platform != .macos { throw ValidationError("--no-code-directory-hash goes with --platform macos") }
-        if noCodeDirectoryHash && codeDirectoryHash != nil { throw ValidationError("give --code-directory-hash or --no-code-directory-hash, not both") }
+        if noCodeDirectoryHash && codeDirectoryHash != nil {
+            throw ValidationError("give --code-directory-hash or --no-code-directory-hash, not both")
+        }
     }
 }
 

@@ -15,11 +15,12 @@ struct DeviceCommand: ParsableCommand {
             and their counters. What it makes verifies against the roots `device ca` prints and \
             is rejected against Apple's. Start with `device init`.
             """,
-        subcommands: [DeviceInitCommand.self, DeviceCACommand.self, DeviceAttestCommand.self, DeviceAssertCommand.self,
-                      DeviceTokenCommand.self]
+        subcommands: [
+            DeviceInitCommand.self, DeviceCACommand.self, DeviceAttestCommand.self, DeviceAssertCommand.self,
+            DeviceTokenCommand.self,
+        ]
     )
 }
-
 
 /// Runs `body`, reporting a device error as the CLI's one-line refusal.
 func withDevice<T>(_ body: () throws -> T) throws -> T {
@@ -51,8 +52,10 @@ struct DeviceInitCommand: ParsableCommand {
         abstract: "Create a device: a test CA (P-384 root and intermediate, a receipt chain) and an empty key store."
     )
 
-    @Option(name: .long, help: ArgumentHelp(
-        "The state folder to create (refused if it holds a device, or if its parent folder does not exist).", valueName: "dir"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The state folder to create (refused if it holds a device, or if its parent folder does not exist).", valueName: "dir"))
     var state: String
 
     @Option(name: .customLong("app-id"), help: ArgumentHelp("The app: TEAMID.bundle.id.", valueName: "app-id"))
@@ -89,8 +92,9 @@ extension DeviceInitCommand {
         let parent = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) else {
-            throw CLIError("--state \(url.path): the folder \(parent) does not exist (device init creates only the state folder itself; "
-                           + "create its parent first)")
+            throw CLIError(
+                "--state \(url.path): the folder \(parent) does not exist (device init creates only the state folder itself; "
+                    + "create its parent first)")
         }
         guard isDirectory.boolValue else { throw CLIError("--state \(url.path): \(parent) is not a folder") }
     }

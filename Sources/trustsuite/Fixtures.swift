@@ -21,8 +21,9 @@ enum FixtureLocator {
         var paths: [String] = []
         if !onlyGiven {
             guard let folder = defaultFolder() else {
-                throw CLIError("cannot find the Fixtures folder: run from the project root, "
-                               + "set TRUSTSUITE_FIXTURES, or pass --only with --fixtures PATH")
+                throw CLIError(
+                    "cannot find the Fixtures folder: run from the project root, "
+                        + "set TRUSTSUITE_FIXTURES, or pass --only with --fixtures PATH")
             }
             paths.append(folder)
         }

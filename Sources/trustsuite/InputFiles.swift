@@ -83,7 +83,9 @@ enum InputFiles {
                 ders = [bytes]
             }
             for der in ders {
-                guard let certificate = try? Certificate(derEncoded: der) else { throw CLIError("\(option) \(path): not a PEM or DER certificate") }
+                guard let certificate = try? Certificate(derEncoded: der) else {
+                    throw CLIError("\(option) \(path): not a PEM or DER certificate")
+                }
                 anchors.append(certificate)
             }
         }

@@ -35,8 +35,10 @@ struct InspectCommand: ParsableCommand {
             print(Explain.receipt(receipt))
             return
         } catch { attempts.append("receipt: \(error)") }
-        FileHandle.standardError.write(Data(("trustsuite: \(file) is not an attestation, assertion or receipt:\n"
-            + attempts.map { "  \($0)" }.joined(separator: "\n") + "\n").utf8))
+        FileHandle.standardError.write(
+            Data(
+                ("trustsuite: \(file) is not an attestation, assertion or receipt:\n"
+                    + attempts.map { "  \($0)" }.joined(separator: "\n") + "\n").utf8))
         throw ExitCode(1)
     }
 }
@@ -90,18 +92,28 @@ enum Explain {
         if let credential = data.credential {
             let environment = AppAttestEnvironment.allCases.first { $0.aaguid == credential.aaguid }
             let printable = String(decoding: credential.aaguid.filter { $0 != 0 }, as: UTF8.self)
-            lines.append("  aaguid: \(BinaryText.hex(credential.aaguid)) \"\(printable)\" (\(environment?.rawValue ?? "unknown environment"))")
+            lines.append(
+                "  aaguid: \(BinaryText.hex(credential.aaguid)) \"\(printable)\" (\(environment?.rawValue ?? "unknown environment"))")
             lines.append("  credentialId: \(BinaryText.base64(credential.credentialId))")
-            lines.append("  credential public key (COSE EC2 P-256): x \(BinaryText.hex(credential.publicKey.x)), y \(BinaryText.hex(credential.publicKey.y))")
+            lines.append(
+                "  credential public key (COSE EC2 P-256): x \(BinaryText.hex(credential.publicKey.x)), y \(BinaryText.hex(credential.publicKey.y))"
+            )
         }
         if let extensions = data.extensions { lines.append("  trailing extensions: \(extensions.diagnostic)") }
         if let launch = data.launchData {
-            let category = launch.validationCategory.map { "\($0) (\(LaunchData.validationCategoryName($0)), name informational)" } ?? "absent"
-            lines.append("  launch data: validation category \(category), bundle version \(launch.bundleVersion.map { "\"\($0)\"" } ?? "absent")")
+            let category =
+                launch.validationCategory.map { "\($0) (\(LaunchData.validationCategoryName($0)), name informational)" } ?? "absent"
+            lines.append(
+                "  launch data: validation category \(category), bundle version \(launch.bundleVersion.map { "\"\($0)\"" } ?? "absent")")
             lines.append("  launch data shape: \(launchShape(launch))")
             if launch.shape == .macOS {
-                let type = launch.codeDirectoryHashType.map { "\($0) (\(LaunchData.codeDirectoryHashTypeName($0)), name informational)" } ?? "absent"
-                let hash = launch.codeDirectoryHash.map { "\(BinaryText.hex($0)) (\($0.count) bytes\($0.count == 20 ? ", truncated CDHash" : ""))" } ?? "absent"
+                let type =
+                    launch.codeDirectoryHashType.map { "\($0) (\(LaunchData.codeDirectoryHashTypeName($0)), name informational)" }
+                    ?? "absent"
+                let hash =
+                    launch.codeDirectoryHash.map {
+                        "\(BinaryText.hex($0)) (\($0.count) bytes\($0.count == 20 ? ", truncated CDHash" : ""))"
+                    } ?? "absent"
                 lines.append("  code-directory hash: type \(type), hash \(hash)")
             }
         }
@@ -115,7 +127,8 @@ enum Explain {
         switch launch.shape {
         case .macOS: return "macOS 27 (\(LaunchData.codeDirectoryHashTypeKey) / \(LaunchData.codeDirectoryHashKey) present)"
         case .iOS:
-            let mac = launch.validationCategory == 6 ? "; category 6 (Developer ID) is a Mac app's, without the code-directory hash option" : ""
+            let mac =
+                launch.validationCategory == 6 ? "; category 6 (Developer ID) is a Mac app's, without the code-directory hash option" : ""
             return "iOS 27 (no code-directory hash keys\(mac))"
         }
     }

@@ -61,11 +61,14 @@ struct KeychainSimulateCommand: ParsableCommand {
                 let context = entry.step["context"]?.stringValue.map { " [\($0)]" } ?? ""
                 let user = entry.step["user"]?.stringValue.map { " user=\($0)" } ?? ""
                 let status = entry.answer["status"]?.int64Value ?? 0
-                print("\(index + 1). \(op)\(context)\(user) → status \(status) (\(OSStatusCode.name(of: status) ?? "status")), prompts \(prompts)\(verdict)")
+                print(
+                    "\(index + 1). \(op)\(context)\(user) → status \(status) (\(OSStatusCode.name(of: status) ?? "status")), prompts \(prompts)\(verdict)"
+                )
             }
         }
         if json {
-            print(JSONValue.object(["steps": .array(lines), "prompts": .int(Int64(total)), "mismatches": .int(Int64(mismatches))]).jsonText)
+            print(
+                JSONValue.object(["steps": .array(lines), "prompts": .int(Int64(total)), "mismatches": .int(Int64(mismatches))]).jsonText)
         } else {
             print("prompts in total: \(total)" + (mismatches > 0 ? "; \(mismatches) step(s) did not match" : ""))
         }

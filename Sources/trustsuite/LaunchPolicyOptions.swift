@@ -8,24 +8,33 @@ import TrustSuiteSupport
 /// launch policy of docs/models/app-attest.md, Launch policy and macOS 27.
 /// Without any of them no policy is applied.
 struct LaunchPolicyOptions: ParsableArguments {
-    @Option(name: .customLong("allow-category"), help: ArgumentHelp(
-        "Accept this validation category (a number: 1 platform, 2 TestFlight, 3 development, 4 App Store, 5 enterprise, 6 Developer ID, 10 none; names informational; repeatable).",
-        valueName: "n"))
+    @Option(
+        name: .customLong("allow-category"),
+        help: ArgumentHelp(
+            "Accept this validation category (a number: 1 platform, 2 TestFlight, 3 development, 4 App Store, 5 enterprise, 6 Developer ID, 10 none; names informational; repeatable).",
+            valueName: "n"))
     var allowCategory: [UInt32] = []
 
-    @Option(name: .customLong("minimum-bundle-version"), help: ArgumentHelp(
-        "Refuse bundle versions below this one (dot-separated decimals, compared numerically; missing parts are 0).", valueName: "version"),
+    @Option(
+        name: .customLong("minimum-bundle-version"),
+        help: ArgumentHelp(
+            "Refuse bundle versions below this one (dot-separated decimals, compared numerically; missing parts are 0).",
+            valueName: "version"),
         transform: LaunchPolicyOptions.bundleVersion)
     var minimumBundleVersion: BundleVersion?
 
-    @Option(name: .customLong("missing-launch-data"), help: ArgumentHelp(
-        "reject or allow objects without launch data (devices before iOS 27). Default: reject when a category or minimum is given.",
-        valueName: "rule"))
+    @Option(
+        name: .customLong("missing-launch-data"),
+        help: ArgumentHelp(
+            "reject or allow objects without launch data (devices before iOS 27). Default: reject when a category or minimum is given.",
+            valueName: "rule"))
     var missingLaunchData: LaunchPolicy.MissingLaunchData?
 
-    @Option(name: .customLong("allow-code-directory-hash"), help: ArgumentHelp(
-        "Accept this code-directory hash of a Mac app (hex, 32 bytes or the 20-byte truncated CDHash; a 32-byte one also accepts its first 20 bytes; repeatable).",
-        valueName: "hex"), transform: LaunchPolicyOptions.codeDirectoryHash)
+    @Option(
+        name: .customLong("allow-code-directory-hash"),
+        help: ArgumentHelp(
+            "Accept this code-directory hash of a Mac app (hex, 32 bytes or the 20-byte truncated CDHash; a 32-byte one also accepts its first 20 bytes; repeatable).",
+            valueName: "hex"), transform: LaunchPolicyOptions.codeDirectoryHash)
     var allowCodeDirectoryHash: [[UInt8]] = []
 
     static func codeDirectoryHash(_ text: String) throws -> [UInt8] {
@@ -47,9 +56,10 @@ struct LaunchPolicyOptions: ParsableArguments {
         guard !allowCategory.isEmpty || minimumBundleVersion != nil || missingLaunchData != nil || !allowCodeDirectoryHash.isEmpty else {
             return nil
         }
-        return LaunchPolicy(allowedValidationCategories: allowCategory.isEmpty ? nil : Set(allowCategory),
-                            minimumBundleVersion: minimumBundleVersion, missingLaunchData: missingLaunchData,
-                            allowedCodeDirectoryHashes: allowCodeDirectoryHash.isEmpty ? nil : allowCodeDirectoryHash)
+        return LaunchPolicy(
+            allowedValidationCategories: allowCategory.isEmpty ? nil : Set(allowCategory),
+            minimumBundleVersion: minimumBundleVersion, missingLaunchData: missingLaunchData,
+            allowedCodeDirectoryHashes: allowCodeDirectoryHash.isEmpty ? nil : allowCodeDirectoryHash)
     }
 
     /// The launch data of a verified object for the verdict: the category,

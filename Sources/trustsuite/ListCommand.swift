@@ -26,8 +26,9 @@ struct ListCommand: AsyncParsableCommand {
             let vectors = mine.flatMap(\.vectors)
             func count(_ r: ExpectedResult) -> Int { vectors.filter { $0.result == r }.count }
             let name = family.rawValue.padding(toLength: 24, withPad: " ", startingAt: 0)
-            print("\(name) \(pad(mine.count, 5))  \(pad(vectors.count, 7))  \(pad(count(.valid), 5))  "
-                  + "\(pad(count(.invalid), 7))  \(pad(count(.acceptable), 10))")
+            print(
+                "\(name) \(pad(mine.count, 5))  \(pad(vectors.count, 7))  \(pad(count(.valid), 5))  "
+                    + "\(pad(count(.invalid), 7))  \(pad(count(.acceptable), 10))")
             if files {
                 for file in mine { print("    \(file.path)  (\(file.vectors.count)) \(file.title)") }
             }

@@ -20,13 +20,18 @@ struct MatrixCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("An implementation to compare, as NAME='COMMAND' (repeatable).",
-                                            valueName: "name=command"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "An implementation to compare, as NAME='COMMAND' (repeatable).",
+            valueName: "name=command"))
     var adapter: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp(
-        "A list of implementations to compare (Adapters/adapters.json: name, language, library, version, command, families); "
-            + "commands run in the list's folder.", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A list of implementations to compare (Adapters/adapters.json: name, language, library, version, command, families); "
+                + "commands run in the list's folder.", valueName: "file"))
     var adapters: String?
 
     @OptionGroup var selection: VectorSelection
@@ -42,9 +47,11 @@ struct MatrixCommand: AsyncParsableCommand {
 
     @OptionGroup var adapterOptions: AdapterOptions
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Compare with an earlier matrix (--json output): new disagreements, fixed ones, changed outcomes; "
-            + "exit status 1 when any implementation got worse.", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Compare with an earlier matrix (--json output): new disagreements, fixed ones, changed outcomes; "
+                + "exit status 1 when any implementation got worse.", valueName: "file"))
     var baseline: String?
 
     @Option(name: .long, help: ArgumentHelp("Write SARIF 2.1.0 (one run per implementation) to this file.", valueName: "file"))
@@ -88,9 +95,12 @@ struct MatrixCommand: AsyncParsableCommand {
         let store = try adapterOptions.trustStore(for: vectors, quiet: quiet)
         defer { store?.remove() }
         let started = ContinuousClock.now
-        var columns = [Matrix.Column(
-            name: "reference", command: nil,
-            report: await Runner(subject: ReferenceSubject()).run(vectors, progress: Progress(label: "reference: ", quiet: quiet).callback))]
+        var columns = [
+            Matrix.Column(
+                name: "reference", command: nil,
+                report: await Runner(subject: ReferenceSubject()).run(
+                    vectors, progress: Progress(label: "reference: ", quiet: quiet).callback))
+        ]
         // Adapters that could not start: noted once one did start (until
         // then the notes wait, so that "none could start" is one line).
         var launched = 0
@@ -119,8 +129,9 @@ struct MatrixCommand: AsyncParsableCommand {
         // A matrix of the reference alone is no comparison: when no adapter
         // started, the run did not happen (it exited 0 before issue 41).
         if !implementations.isEmpty && launched == 0 {
-            throw CLIError("no adapter could start (\(implementations.count) tried), nothing was compared; "
-                           + unstarted.map { "\($0.name): \($0.reason.trimmingCharacters(in: .whitespacesAndNewlines))" }.joined(separator: "; "))
+            throw CLIError(
+                "no adapter could start (\(implementations.count) tried), nothing was compared; "
+                    + unstarted.map { "\($0.name): \($0.reason.trimmingCharacters(in: .whitespacesAndNewlines))" }.joined(separator: "; "))
         }
         let matrix = Matrix(columns: columns)
         let description = Self.commandLine()
@@ -132,8 +143,9 @@ struct MatrixCommand: AsyncParsableCommand {
         }
         print(matrix.summaryMarkdown().joined(separator: "\n"))
         let seconds = Runner.seconds(ContinuousClock.now - started)
-        print("\n\(matrix.rows.filter(\.disagreement).count) of \(matrix.rows.count) vectors with disagreements; "
-              + "\(columns.count) implementations in \(String(format: "%.1f", seconds)) s")
+        print(
+            "\n\(matrix.rows.filter(\.disagreement).count) of \(matrix.rows.count) vectors with disagreements; "
+                + "\(columns.count) implementations in \(String(format: "%.1f", seconds)) s")
         if let baseline, let earlier {
             let comparison = earlier.compare(with: matrix)
             print("\n" + comparison.lines(path: baseline).joined(separator: "\n"))

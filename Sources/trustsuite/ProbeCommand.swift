@@ -95,8 +95,9 @@ struct ProbeAppAttestCommand: AsyncParsableCommand {
         do {
             guard let state else {
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trustsuite-probe-\(UUID().uuidString)")
-                return try SoftwareDevice.create(at: folder.appendingPathComponent("device"), appId: config.appId,
-                                                 environment: config.environment)
+                return try SoftwareDevice.create(
+                    at: folder.appendingPathComponent("device"), appId: config.appId,
+                    environment: config.environment)
             }
             let url = URL(fileURLWithPath: state)
             if FileManager.default.fileExists(atPath: url.appendingPathComponent("device.json").path) {

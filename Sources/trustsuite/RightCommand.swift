@@ -25,7 +25,11 @@ struct RightSimulateCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "Apple's name: default, biometry, biometryCurrentSet, \"biometry(fallback: default)\" or \"biometry(fallback: devicePasscode)\".")
+    @Option(
+        name: .long,
+        help:
+            "Apple's name: default, biometry, biometryCurrentSet, \"biometry(fallback: default)\" or \"biometry(fallback: devicePasscode)\"."
+    )
     var requirement: String?
     @Option(name: .long, help: "Device state at the start (JSON object).") var device: String?
     @Option(name: .long, help: ArgumentHelp("The trace (JSON).", valueName: "file")) var steps: String
@@ -56,17 +60,21 @@ struct RightSimulateCommand: AsyncParsableCommand {
                 let op = entry.step["op"]?.stringValue ?? "?"
                 let detail = ["user", "identifier", "event"].compactMap { key in entry.step[key]?.stringValue.map { "\(key)=\($0)" } }
                 let error = entry.answer["error"]?.stringValue.map { ", error \($0)" } ?? ""
-                print("\(index + 1). \(op)\(detail.isEmpty ? "" : " " + detail.joined(separator: " ")) → \(entry.answer["state"]?.stringValue ?? "?")\(error)\(verdict)")
+                print(
+                    "\(index + 1). \(op)\(detail.isEmpty ? "" : " " + detail.joined(separator: " ")) → \(entry.answer["state"]?.stringValue ?? "?")\(error)\(verdict)"
+                )
             }
         }
-        if let expected = input["expectNotifications"], Grader.firstDifference(expected, result.notifications, path: "notifications") != nil {
+        if let expected = input["expectNotifications"], Grader.firstDifference(expected, result.notifications, path: "notifications") != nil
+        {
             mismatches += 1
         }
         if json {
-            print(JSONValue.object([
-                "steps": .array(result.steps.map { .object(["step": $0.step, "answer": $0.answer]) }),
-                "notifications": result.notifications, "mismatches": .int(Int64(mismatches)),
-            ]).jsonText)
+            print(
+                JSONValue.object([
+                    "steps": .array(result.steps.map { .object(["step": $0.step, "answer": $0.answer]) }),
+                    "notifications": result.notifications, "mismatches": .int(Int64(mismatches)),
+                ]).jsonText)
         } else {
             print("notifications: \(result.notifications.jsonText)" + (mismatches > 0 ? "; \(mismatches) mismatch(es)" : ""))
         }

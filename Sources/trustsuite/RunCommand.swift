@@ -17,9 +17,11 @@ struct VectorSelection: ParsableArguments {
     @Flag(name: .long, help: "Run only the --fixtures paths, not the built-in Fixtures/.")
     var only = false
 
-    @Option(name: .customLong("skip-flag"), help: ArgumentHelp(
-        "Leave out the vectors carrying this flag, e.g. ClockTolerance, LimitPolicy, ReceiptRequired (repeatable; "
-            + "a flag no vector carries is refused, with the list of those that exist).", valueName: "flag"))
+    @Option(
+        name: .customLong("skip-flag"),
+        help: ArgumentHelp(
+            "Leave out the vectors carrying this flag, e.g. ClockTolerance, LimitPolicy, ReceiptRequired (repeatable; "
+                + "a flag no vector carries is refused, with the list of those that exist).", valueName: "flag"))
     var skipFlag: [String] = []
 
     /// The selected vectors, in file order (possibly none).
@@ -31,7 +33,8 @@ struct VectorSelection: ParsableArguments {
         var known = Set(all.flatMap(\.vectors).flatMap(\.flags))
         // With --only, a flag of the built-in vectors is a name too (skipping it leaves nothing out).
         if only, !skipFlag.allSatisfy(known.contains), let folder = FixtureLocator.defaultFolder(),
-           let builtIn = try? VectorLoader.load(paths: [folder]) {
+            let builtIn = try? VectorLoader.load(paths: [folder])
+        {
             known.formUnion(builtIn.flatMap(\.vectors).flatMap(\.flags))
         }
         try Self.checkSkipFlags(skipFlag, known: known)
@@ -48,8 +51,9 @@ struct VectorSelection: ParsableArguments {
             let sorted = known.sorted { $0.lowercased() < $1.lowercased() }
             let close = sorted.filter { EditDistance.between($0.lowercased(), name.lowercased()) <= 2 }
             let hint = close.isEmpty ? "" : " (did you mean \(close.joined(separator: " or "))?)"
-            throw CLIError("--skip-flag \"\(name.prefix(100))\": no vector carries this flag\(hint); the flags are: "
-                           + sorted.joined(separator: ", "))
+            throw CLIError(
+                "--skip-flag \"\(name.prefix(100))\": no vector carries this flag\(hint); the flags are: "
+                    + sorted.joined(separator: ", "))
         }
     }
 
@@ -64,21 +68,28 @@ struct VectorSelection: ParsableArguments {
 
 /// How third-party adapters are run: shared by `run` and `matrix`.
 struct AdapterOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Seconds an adapter may take per vector before it is restarted (above 0, at most 3600).",
-                                            valueName: "seconds"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seconds an adapter may take per vector before it is restarted (above 0, at most 3600).",
+            valueName: "seconds"))
     var timeout: Double = 10
 
     @Flag(name: .long, help: "Show every request sent to an adapter and every reply line on stderr.")
     var verbose = false
 
-    @Flag(name: .customLong("hostile-trust-store"), help: ArgumentHelp(
-        "Start each adapter with SSL_CERT_FILE and SSL_CERT_DIR pointing at a bundle of the suite's test roots "
-            + "(removed after the run): a library that trusts the host's store catches itself on the anchors-removed vectors."))
+    @Flag(
+        name: .customLong("hostile-trust-store"),
+        help: ArgumentHelp(
+            "Start each adapter with SSL_CERT_FILE and SSL_CERT_DIR pointing at a bundle of the suite's test roots "
+                + "(removed after the run): a library that trusts the host's store catches itself on the anchors-removed vectors."))
     var hostileTrustStore = false
 
-    @Option(name: .customLong("max-crashes"), help: ArgumentHelp(
-        "Give an adapter up after this many cases in a row that crash it, hang it or get an untrusted reply: its remaining "
-            + "cases are errors, not run (0: never give up).", valueName: "n"))
+    @Option(
+        name: .customLong("max-crashes"),
+        help: ArgumentHelp(
+            "Give an adapter up after this many cases in a row that crash it, hang it or get an untrusted reply: its remaining "
+                + "cases are errors, not run (0: never give up).", valueName: "n"))
     var maxCrashes: Int = AdapterSubject.defaultMaxConsecutiveCrashes
 
     /// Longest per-vector adapter timeout accepted (an hour): larger values
@@ -118,9 +129,10 @@ struct AdapterOptions: ParsableArguments {
             do { map = try ErrorMap.load(path) } catch { throw CLIError(error.description) }
         }
         do {
-            return try await AdapterSubject.launch(command: command, timeout: .milliseconds(Int64(timeout * 1000)),
-                                                   errorMap: map, environment: store?.environment ?? [:],
-                                                   maxConsecutiveCrashes: maxCrashes, log: log)
+            return try await AdapterSubject.launch(
+                command: command, timeout: .milliseconds(Int64(timeout * 1000)),
+                errorMap: map, environment: store?.environment ?? [:],
+                maxConsecutiveCrashes: maxCrashes, log: log)
         } catch {
             throw CLIError("\(error)")
         }
@@ -136,13 +148,15 @@ struct AdapterOptions: ParsableArguments {
         if await subject.gaveUp() {
             // Said even with --quiet: the report's errors would otherwise look like the library's.
             let skipped = report.cases.filter { $0.message.hasPrefix("not run: the adapter was given up") }.count
-            Console.note("gave up on adapter \(subject.name) after \(maxCrashes) cases in a row crashed it, hung it or got an "
-                         + "untrusted reply; its last \(skipped) cases were not run (errors; --max-crashes N sets the limit, 0 never gives up)")
+            Console.note(
+                "gave up on adapter \(subject.name) after \(maxCrashes) cases in a row crashed it, hung it or got an "
+                    + "untrusted reply; its last \(skipped) cases were not run (errors; --max-crashes N sets the limit, 0 never gives up)")
         }
         guard !quiet else { return report }
         let restarts = await subject.restarts()
         if restarts > 0 {
-            Console.note("adapter \(subject.name) was restarted \(restarts) time\(restarts == 1 ? "" : "s") (crash, timeout or untrusted reply)")
+            Console.note(
+                "adapter \(subject.name) was restarted \(restarts) time\(restarts == 1 ? "" : "s") (crash, timeout or untrusted reply)")
         }
         if !stderr.isEmpty {
             let last = stderr.split(separator: "\n").last.map(String.init) ?? ""
@@ -192,10 +206,12 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write a JUnit XML report to this file.", valueName: "file"))
     var junit: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Run a third-party implementation through the JSON-lines adapter protocol instead of the reference "
-            + "(run by /bin/sh -c in a process group of its own).",
-        valueName: "command"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Run a third-party implementation through the JSON-lines adapter protocol instead of the reference "
+                + "(run by /bin/sh -c in a process group of its own).",
+            valueName: "command"))
     var adapter: String?
 
     @OptionGroup var adapterOptions: AdapterOptions
@@ -229,19 +245,24 @@ struct RunCommand: AsyncParsableCommand {
         // Gated, the headline is the gate's: PASS when every finding is listed.
         var headline: String? = nil
         if let expected, let verdict {
-            headline = verdict.exitCode(graded: report.graded) == 0
-                ? "PASS (every finding is an expected failure of \(expected.path))" : "FAIL (against the expected failures of \(expected.path))"
+            headline =
+                verdict.exitCode(graded: report.graded) == 0
+                ? "PASS (every finding is an expected failure of \(expected.path))"
+                : "FAIL (against the expected failures of \(expected.path))"
         }
         print(Reports.scorecard(report, headline: headline))
         if let json { try OutputFile.write(Reports.json(report), to: json) }
         if let junit { try OutputFile.write(Reports.junit(report), to: junit) }
         if let sarif = gate.sarif {
-            try OutputFile.write(SARIF.log([SARIF.Input(name: adapter == nil ? "reference" : report.subject, report: report)],
-                                           files: files), to: sarif)
+            try OutputFile.write(
+                SARIF.log(
+                    [SARIF.Input(name: adapter == nil ? "reference" : report.subject, report: report)],
+                    files: files), to: sarif)
         }
         if let path = gate.writeExpected {
             try OutputFile.write(ExpectedFailures.file(from: report), to: path)
-            Console.note("wrote \(report.cases.filter(\.grade.isFinding).count) findings to \(path) (an expected-failures file for --expected)")
+            Console.note(
+                "wrote \(report.cases.filter(\.grade.isFinding).count) findings to \(path) (an expected-failures file for --expected)")
         }
         guard let expected, let verdict else { throw ExitCode(report.exitCode) }
         print(verdict.lines(path: expected.path).joined(separator: "\n"))

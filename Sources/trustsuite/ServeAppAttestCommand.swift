@@ -32,8 +32,11 @@ struct ServeAppAttestCommand: AsyncParsableCommand {
     @Option(name: .long, help: "development or production.")
     var environment: AppAttestEnvironment
 
-    @Option(name: .long, help: ArgumentHelp("Trust anchor, PEM or DER (default: Apple App Attestation Root CA; repeatable).",
-                                            valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Trust anchor, PEM or DER (default: Apple App Attestation Root CA; repeatable).",
+            valueName: "file"))
     var anchor: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Keep attested keys and counters in this file across restarts.", valueName: "file"))
@@ -51,8 +54,10 @@ struct ServeAppAttestCommand: AsyncParsableCommand {
         let server: ExampleServer
         do {
             let anchors = try InputFiles.anchors(anchor) ?? [try AppleRoots.appAttestationRoot]
-            server = try ExampleServer(.init(host: host, port: port, appId: appId, environment: environment, trustAnchors: anchors,
-                                             stateFile: state.map { URL(fileURLWithPath: $0) }, launchPolicy: launchPolicy.policy))
+            server = try ExampleServer(
+                .init(
+                    host: host, port: port, appId: appId, environment: environment, trustAnchors: anchors,
+                    stateFile: state.map { URL(fileURLWithPath: $0) }, launchPolicy: launchPolicy.policy))
         } catch let error as ExampleServerError {
             throw CLIError(error.description)
         }

@@ -42,9 +42,11 @@ struct ServeDeviceCheckCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The developer team id (the tokens' iss).")
     var team: String
 
-    @Option(name: .long, parsing: .singleValue,
-            help: ArgumentHelp("A team key: KEYID=FILE, FILE a PEM public key or the .p8 private key. Repeatable.",
-                               valueName: "keyid=file"))
+    @Option(
+        name: .long, parsing: .singleValue,
+        help: ArgumentHelp(
+            "A team key: KEYID=FILE, FILE a PEM public key or the .p8 private key. Repeatable.",
+            valueName: "keyid=file"))
     var key: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Close a connection that starts no request for this long.", valueName: "seconds"))
@@ -65,8 +67,10 @@ struct ServeDeviceCheckCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard state != "" else { throw ValidationError("--state must not be empty") }
-        for (name, value) in [("--idle-timeout", idleTimeout), ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout),
-                              ("--shutdown-grace", shutdownGrace)] {
+        for (name, value) in [
+            ("--idle-timeout", idleTimeout), ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout),
+            ("--shutdown-grace", shutdownGrace),
+        ] {
             guard value.isFinite, value > 0, value <= Self.maxSeconds else {
                 throw ValidationError("\(name) must be more than 0 and at most \(Int(Self.maxSeconds)) seconds")
             }

@@ -13,7 +13,11 @@ struct TrustSuiteCommand: AsyncParsableCommand {
             and prints a scorecard. Start with `trustsuite run`; `trustsuite list` shows what there is.
             """,
         version: "0.1.0",
-        subcommands: [RunCommand.self, MatrixCommand.self, AdapterCommand.self, ListCommand.self, VerifyCommand.self, InspectCommand.self, ACLCommand.self, KeychainCommand.self, RightCommand.self, CBORCommand.self, GenerateCommand.self, DeviceCommand.self, ServeCommand.self, ProbeCommand.self],
+        subcommands: [
+            RunCommand.self, MatrixCommand.self, AdapterCommand.self, ListCommand.self, VerifyCommand.self, InspectCommand.self,
+            ACLCommand.self, KeychainCommand.self, RightCommand.self, CBORCommand.self, GenerateCommand.self, DeviceCommand.self,
+            ServeCommand.self, ProbeCommand.self,
+        ],
         defaultSubcommand: nil
     )
 
@@ -69,7 +73,8 @@ enum NegativeNumbers {
         var result: [String] = []
         for argument in arguments {
             if isNegativeNumber(argument), let last = result.last, last.hasPrefix("--"), last.count > 2, !last.contains("="),
-               !result.contains("--") {
+                !result.contains("--")
+            {
                 result[result.count - 1] = last + "=" + argument
             } else {
                 result.append(argument)
@@ -81,7 +86,8 @@ enum NegativeNumbers {
     /// The parser's "The value '-1' is invalid for '--seed <seed>'" with the reason.
     static func explain(_ message: String) -> String {
         guard let match = message.firstMatch(of: /The value '([^']*)' is invalid for '([^']*)'/),
-              isNegativeNumber(String(match.1)) else { return message }
+            isNegativeNumber(String(match.1))
+        else { return message }
         return "\(match.2): \(match.1) is negative; it takes a number of 0 or more"
     }
 }

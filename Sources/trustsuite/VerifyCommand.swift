@@ -34,8 +34,11 @@ struct Verdict {
             throw ExitCode(0)
         case .failure(let error):
             if json {
-                print(JSONValue.object(["verdict": .string("invalid"), "error": .string(error.code.rawValue),
-                                        "reason": .string(error.reason)]).jsonText)
+                print(
+                    JSONValue.object([
+                        "verdict": .string("invalid"), "error": .string(error.code.rawValue),
+                        "reason": .string(error.reason),
+                    ]).jsonText)
             } else {
                 print("invalid: \(error.code.rawValue) — \(error.reason)")
             }
@@ -60,17 +63,26 @@ struct VerifyAttestationCommand: AsyncParsableCommand {
 
     @Argument(help: "The attestation object (binary, base64 or base64url).") var file: String
     @Option(name: .customLong("key-id"), help: "The key id the app sent (base64 or base64url).") var keyId: String
-    @Option(name: .customLong("client-data-hash"), help: "The clientDataHash passed to attestKey (base64 or base64url).") var clientDataHash: String?
+    @Option(name: .customLong("client-data-hash"), help: "The clientDataHash passed to attestKey (base64 or base64url).")
+    var clientDataHash: String?
     @Option(name: .long, help: "The challenge (base64 or base64url), instead of --client-data-hash.") var challenge: String?
     @Flag(name: .customLong("hash-challenge"), help: "clientDataHash is SHA-256 of --challenge.") var hashChallenge = false
     @Option(name: .customLong("app-id"), help: "TEAMID.bundle.id") var appId: String
     @Option(name: .long, help: "development or production.") var environment: AppAttestEnvironment
     @Option(name: .long, help: "Validation time, RFC 3339.") var time: String
-    @Option(name: .long, help: ArgumentHelp("Trust anchor file, PEM (one or many certificates) or DER (default: Apple App Attestation Root CA; repeatable).", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Trust anchor file, PEM (one or many certificates) or DER (default: Apple App Attestation Root CA; repeatable).",
+            valueName: "file"))
     var anchor: [String] = []
-    @Option(name: .customLong("receipt-anchor"), help: ArgumentHelp("Anchor of the embedded receipt's chain, PEM or DER (default: Apple Root CA - G3; repeatable).", valueName: "file"))
+    @Option(
+        name: .customLong("receipt-anchor"),
+        help: ArgumentHelp(
+            "Anchor of the embedded receipt's chain, PEM or DER (default: Apple Root CA - G3; repeatable).", valueName: "file"))
     var receiptAnchor: [String] = []
-    @Flag(name: .customLong("require-receipt"), help: "Fail the attestation with the receipt's error code when its receipt does not verify.")
+    @Flag(
+        name: .customLong("require-receipt"), help: "Fail the attestation with the receipt's error code when its receipt does not verify.")
     var requireReceipt = false
     @OptionGroup var skew: ClockSkewOption
     @OptionGroup var launch: LaunchPolicyOptions
@@ -90,10 +102,11 @@ struct VerifyAttestationCommand: AsyncParsableCommand {
             hash = try InputFiles.base64(clientDataHash ?? "", "--client-data-hash")
         }
         let object = try InputFiles.object(file)
-        let verifier = try AttestationVerifier(appId: appId, environment: environment, trustAnchors: try InputFiles.anchors(anchor),
-                                               receiptAnchors: try InputFiles.anchors(receiptAnchor, option: "--receipt-anchor"),
-                                               requireReceipt: requireReceipt, receiptClockSkew: skew.seconds,
-                                               launchPolicy: launch.policy)
+        let verifier = try AttestationVerifier(
+            appId: appId, environment: environment, trustAnchors: try InputFiles.anchors(anchor),
+            receiptAnchors: try InputFiles.anchors(receiptAnchor, option: "--receipt-anchor"),
+            requireReceipt: requireReceipt, receiptClockSkew: skew.seconds,
+            launchPolicy: launch.policy)
         let keyIdBytes = try InputFiles.base64(keyId, "--key-id")
         let at = try InputFiles.time(time)
         do {
@@ -124,7 +137,10 @@ struct VerifyAssertionCommand: ParsableCommand {
     )
 
     @Argument(help: "The assertion (binary, base64 or base64url).") var file: String
-    @Option(name: .customLong("public-key"), help: "The stored public key: X9.63 or SPKI DER in base64 or base64url, or a file holding it (binary, base64 or PEM PUBLIC KEY).") var publicKey: String
+    @Option(
+        name: .customLong("public-key"),
+        help: "The stored public key: X9.63 or SPKI DER in base64 or base64url, or a file holding it (binary, base64 or PEM PUBLIC KEY).")
+    var publicKey: String
     @Option(name: .customLong("client-data"), help: ArgumentHelp("File holding the client data the app signed.", valueName: "file"))
     var clientData: String
     @Option(name: .customLong("app-id"), help: "TEAMID.bundle.id") var appId: String
@@ -159,10 +175,15 @@ struct VerifyReceiptCommand: AsyncParsableCommand {
 
     @Argument(help: "The receipt (binary, base64 or base64url).") var file: String
     @Option(name: .long, help: "Validation time, RFC 3339.") var time: String
-    @Option(name: .long, help: ArgumentHelp("Trust anchor file, PEM (one or many certificates) or DER (default: Apple Root CA - G3; repeatable).", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Trust anchor file, PEM (one or many certificates) or DER (default: Apple Root CA - G3; repeatable).", valueName: "file"))
     var anchor: [String] = []
     @Option(name: .customLong("app-id"), help: "Expected App ID (field 2).") var appId: String?
-    @Option(name: .customLong("public-key"), help: "Expected public key of field 3's certificate (base64, base64url, or a file: binary, base64 or PEM).") var publicKey: String?
+    @Option(
+        name: .customLong("public-key"),
+        help: "Expected public key of field 3's certificate (base64, base64url, or a file: binary, base64 or PEM).") var publicKey: String?
     @Option(name: .customLong("max-age"), help: "Largest accepted age of the receipt in seconds.") var maxAge: UInt32?
     @OptionGroup var skew: ClockSkewOption
     @Flag(name: .long, help: "Answer in JSON.") var json = false
@@ -175,14 +196,16 @@ struct VerifyReceiptCommand: AsyncParsableCommand {
         do {
             let receipt = try await verifier.verify(
                 receipt: receiptBytes, at: at, appId: appId,
-                publicKey: expectedKey, maxAge: maxAge.map(TimeInterval.init)).receipt
-            try Verdict.report(.success([
-                ("type", receipt.kind.map { .string($0.rawValue) } ?? .null), ("appId", receipt.appId.map(JSONValue.string) ?? .null),
-                ("creationTime", receipt.creationTimeText.map(JSONValue.string) ?? .null),
-                ("riskMetric", receipt.riskMetric.map { .int(Int64($0)) } ?? .null),
-                ("environment", receipt.environment.map(JSONValue.string) ?? .null),
-                ("earliestRefreshTime", receipt.text(.earliestRefresh).map(JSONValue.string) ?? .null),
-            ]), json: json, what: "receipt")
+                publicKey: expectedKey, maxAge: maxAge.map(TimeInterval.init)
+            ).receipt
+            try Verdict.report(
+                .success([
+                    ("type", receipt.kind.map { .string($0.rawValue) } ?? .null), ("appId", receipt.appId.map(JSONValue.string) ?? .null),
+                    ("creationTime", receipt.creationTimeText.map(JSONValue.string) ?? .null),
+                    ("riskMetric", receipt.riskMetric.map { .int(Int64($0)) } ?? .null),
+                    ("environment", receipt.environment.map(JSONValue.string) ?? .null),
+                    ("earliestRefreshTime", receipt.text(.earliestRefresh).map(JSONValue.string) ?? .null),
+                ]), json: json, what: "receipt")
         } catch let error as AppAttestError {
             try Verdict.report(.failure(error), json: json, what: "receipt")
         }
@@ -192,8 +215,10 @@ struct VerifyReceiptCommand: AsyncParsableCommand {
 /// `--clock-skew S`: how far a receipt's creation time may lie after the
 /// validation time (docs/models/app-attest.md, round 3).
 struct ClockSkewOption: ParsableArguments {
-    @Option(name: .customLong("clock-skew"), help: ArgumentHelp(
-        "Seconds a receipt's creation time may lie after --time (0…86400; default 60).", valueName: "S"))
+    @Option(
+        name: .customLong("clock-skew"),
+        help: ArgumentHelp(
+            "Seconds a receipt's creation time may lie after --time (0…86400; default 60).", valueName: "S"))
     var clockSkew: UInt32 = UInt32(ReceiptVerifier.defaultClockSkew)
 
     func validate() throws {

@@ -16,8 +16,9 @@ struct HarnessError: Error, CustomStringConvertible {
 struct ProbeFixture {
     static let appId = "ABCDE12345.org.trustsuite.probe"
     /// A policy with every rule, so every launch-policy check runs.
-    static let fullPolicy = LaunchPolicy(allowedValidationCategories: [3, 4], minimumBundleVersion: BundleVersion("2.1"),
-                                         missingLaunchData: .reject)
+    static let fullPolicy = LaunchPolicy(
+        allowedValidationCategories: [3, 4], minimumBundleVersion: BundleVersion("2.1"),
+        missingLaunchData: .reject)
     static let fullPolicyJSON = #"{"allowedValidationCategories": [3, 4], "minimumBundleVersion": "2.1", "missingLaunchData": "reject"}"#
 
     let folder: URL
@@ -54,11 +55,14 @@ final class RunningExampleServer: Sendable {
         self.task = task
     }
 
-    static func start(device: SoftwareDevice, stateFile: URL?, policy: LaunchPolicy? = nil,
-                      flaws: Set<ExampleServerFlaw> = []) async throws -> RunningExampleServer {
-        var configuration = ExampleServer.Configuration(port: 0, appId: device.appId, environment: device.environment,
-                                                        trustAnchors: [try device.testRoots.attestation], stateFile: stateFile,
-                                                        launchPolicy: policy)
+    static func start(
+        device: SoftwareDevice, stateFile: URL?, policy: LaunchPolicy? = nil,
+        flaws: Set<ExampleServerFlaw> = []
+    ) async throws -> RunningExampleServer {
+        var configuration = ExampleServer.Configuration(
+            port: 0, appId: device.appId, environment: device.environment,
+            trustAnchors: [try device.testRoots.attestation], stateFile: stateFile,
+            launchPolicy: policy)
         configuration.shutdownSignals = []
         // Cancelling the task is how a test stops it: Hummingbird logs that as an error.
         configuration.logLevel = .critical
@@ -85,9 +89,11 @@ final class RunningExampleServer: Sendable {
     }
 
     /// Runs `body` with a server, and stops the server whatever `body` does.
-    static func with<T: Sendable>(device: SoftwareDevice, stateFile: URL? = nil, policy: LaunchPolicy? = nil,
-                                  flaws: Set<ExampleServerFlaw> = [],
-                                  _ body: (RunningExampleServer) async throws -> T) async throws -> T {
+    static func with<T: Sendable>(
+        device: SoftwareDevice, stateFile: URL? = nil, policy: LaunchPolicy? = nil,
+        flaws: Set<ExampleServerFlaw> = [],
+        _ body: (RunningExampleServer) async throws -> T
+    ) async throws -> T {
         let server = try await start(device: device, stateFile: stateFile, policy: policy, flaws: flaws)
         do {
             let value = try await body(server)

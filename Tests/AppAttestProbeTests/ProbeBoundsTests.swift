@@ -18,12 +18,14 @@ import TrustSuiteSupport
         #expect(try ProbeConfigTests.parse(ProbeFixture.configText(port: 65_535)).baseURL.port == 65_535)
     }
 
-    static let endpoint = ProbeConfig.ChallengeEndpoint(method: "POST", path: ProbeTemplate("/c"), pointer: JSONPointer(tokens: ["challenge"]),
-                                                        encoding: .base64, body: nil)
+    static let endpoint = ProbeConfig.ChallengeEndpoint(
+        method: "POST", path: ProbeTemplate("/c"), pointer: JSONPointer(tokens: ["challenge"]),
+        encoding: .base64, body: nil)
 
     static func exchange(_ body: String) -> ProbeExchange {
-        ProbeExchange(request: ProbeRequest(kind: .challenge, method: "POST", path: "/c", headers: [], body: nil),
-                      response: .answered(status: 200, body: Array(body.utf8)))
+        ProbeExchange(
+            request: ProbeRequest(kind: .challenge, method: "POST", path: "/c", headers: [], body: nil),
+            response: .answered(status: 200, body: Array(body.utf8)))
     }
 
     /// A challenge longer than `maxChallengeCharacters` is that step's
@@ -31,7 +33,8 @@ import TrustSuiteSupport
     @Test func aChallengeIsBounded() throws {
         let limit = ProbeSession.maxChallengeCharacters
         let atLimit = String(repeating: "A", count: limit)
-        #expect(try ProbeSession.challenge(in: Self.exchange("{\"challenge\": \"\(atLimit)\"}"), endpoint: Self.endpoint).written == atLimit)
+        #expect(
+            try ProbeSession.challenge(in: Self.exchange("{\"challenge\": \"\(atLimit)\"}"), endpoint: Self.endpoint).written == atLimit)
         let over = String(repeating: "A", count: 100_000)
         #expect {
             _ = try ProbeSession.challenge(in: Self.exchange("{\"challenge\": \"\(over)\"}"), endpoint: Self.endpoint)

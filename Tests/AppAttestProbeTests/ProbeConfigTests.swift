@@ -23,7 +23,8 @@ import TrustSuiteSupport
     }
 
     @Test func theExampleConfigLoads() throws {
-        let config = try Self.parse(ProbeFixture.configText(port: 8080, policy: #"{"allowedValidationCategories": [3], "missingLaunchData": "allow"}"#))
+        let config = try Self.parse(
+            ProbeFixture.configText(port: 8080, policy: #"{"allowedValidationCategories": [3], "missingLaunchData": "allow"}"#))
         #expect(config.baseURL.absoluteString == "http://127.0.0.1:8080")
         #expect(config.timeoutSeconds == 10)
         #expect(config.attest.accepted == [200, 201, 204])
@@ -81,7 +82,8 @@ import TrustSuiteSupport
         #expect(ProbeTemplate("{challenge}/{challenge:hex}").fill(values) == "q83v/abcdef")
         #expect(ProbeTemplate("{clientData:text}").fill(values) == "{}")
         // Any other text in braces is literal; JSON text around a placeholder is kept.
-        #expect(ProbeTemplate(#"{"challenge":"{challenge}","x":"{other}","y":"{keyId:base32}"}"#).fill(values)
+        #expect(
+            ProbeTemplate(#"{"challenge":"{challenge}","x":"{other}","y":"{keyId:base32}"}"#).fill(values)
                 == #"{"challenge":"q83v","x":"{other}","y":"{keyId:base32}"}"#)
         #expect(ProbeEncoding.decode("-_8", .base64url) == [0xFB, 0xFF])
         #expect(ProbeEncoding.decode("-_8=", .base64url) == [0xFB, 0xFF])
@@ -98,9 +100,11 @@ import TrustSuiteSupport
         #expect(JSONPointer("/~2") == nil)
     }
 
-    @Test(arguments: [("http://127.0.0.1:1", true), ("http://127.8.9.10", true), ("http://localhost:80", true),
-                      ("http://[::1]:8080", true), ("http://10.0.0.1", false), ("http://127.0.0.1.example.com", false),
-                      ("http://example.com", false), ("http://127.0.0.256", false)])
+    @Test(arguments: [
+        ("http://127.0.0.1:1", true), ("http://127.8.9.10", true), ("http://localhost:80", true),
+        ("http://[::1]:8080", true), ("http://10.0.0.1", false), ("http://127.0.0.1.example.com", false),
+        ("http://example.com", false), ("http://127.0.0.256", false),
+    ])
     func loopback(_ url: String, _ loopback: Bool) throws {
         let config = try Self.parse(ProbeFixture.configText(port: 1).replacingOccurrences(of: "http://127.0.0.1:1", with: url))
         #expect(config.isLoopback == loopback)

@@ -59,7 +59,8 @@ import Testing
     @Test func aRemoteTargetIsRefusedWithoutAllowRemote() async throws {
         let fixture = try ProbeFixture()
         defer { fixture.remove() }
-        let config = try ProbeConfigTests.parse(ProbeFixture.configText(port: 1).replacingOccurrences(of: "127.0.0.1:1", with: "192.0.2.1:8080"))
+        let config = try ProbeConfigTests.parse(
+            ProbeFixture.configText(port: 1).replacingOccurrences(of: "127.0.0.1:1", with: "192.0.2.1:8080"))
         var runner = ProbeRunner(config: config, device: fixture.device)
         #expect(throws: ProbeError(.remoteRefused, "")) { try runner.checkTarget() }
         runner.allowRemote = true

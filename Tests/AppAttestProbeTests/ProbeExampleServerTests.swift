@@ -30,8 +30,10 @@ import TrustSuiteSupport
         let fixture = try ProbeFixture()
         defer { fixture.remove() }
         let report = try await RunningExampleServer.with(device: fixture.device, policy: ProbeFixture.fullPolicy) { server in
-            try await ProbeRunner(config: ProbeFixture.config(port: server.port, policy: ProbeFixture.fullPolicyJSON),
-                                  device: fixture.device).run()
+            try await ProbeRunner(
+                config: ProbeFixture.config(port: server.port, policy: ProbeFixture.fullPolicyJSON),
+                device: fixture.device
+            ).run()
         }
         for result in report.results { #expect(result.grade == .pass, "\(result.check.id): \(result.message)") }
         #expect(report.results.map(\.check.id) == ProbeCatalog.allIds)
@@ -43,16 +45,19 @@ import TrustSuiteSupport
     @Test func aServerThatRefusesEverythingPassesNothing() async throws {
         let fixture = try ProbeFixture()
         defer { fixture.remove() }
-        let other = try SoftwareDevice.create(at: fixture.folder.appendingPathComponent("other"), appId: ProbeFixture.appId,
-                                              environment: .development)
+        let other = try SoftwareDevice.create(
+            at: fixture.folder.appendingPathComponent("other"), appId: ProbeFixture.appId,
+            environment: .development)
         // The server trusts another device's root: every attestation of this device is refused.
         let report = try await RunningExampleServer.with(device: other) { server in
             try await ProbeRunner(config: ProbeFixture.config(port: server.port), device: fixture.device).run()
         }
         let passed = report.results.filter { $0.grade == .pass }.map(\.check.id)
         // Only checks whose judged request needs no accepted setup can pass.
-        let noSetup = Set(ProbeCatalog.allIds.filter { $0.hasPrefix("binding.") || $0.hasPrefix("trust.") }
-                          + ["challenge.never-issued", "signatures.unknown-key"]).subtracting(["binding.assertion-app-id"])
+        let noSetup = Set(
+            ProbeCatalog.allIds.filter { $0.hasPrefix("binding.") || $0.hasPrefix("trust.") }
+                + ["challenge.never-issued", "signatures.unknown-key"]
+        ).subtracting(["binding.assertion-app-id"])
         #expect(Set(passed).isSubset(of: noSetup), "\(passed)")
         #expect(report.results.first { $0.check.id == "replay.equal-counter" }?.grade == .error)
         #expect(report.results.first { $0.check.id == "baseline.attestation" }?.grade == .refusedValid)
@@ -62,8 +67,13 @@ import TrustSuiteSupport
     @Test func reportsListDangerousFindingsFirst() async throws {
         let fixture = try ProbeFixture()
         defer { fixture.remove() }
-        let report = try await RunningExampleServer.with(device: fixture.device, flaws: [.skipAssertionStep(.counterNotIncreasing),
-                                                                                         .refuseTrailingAssertionData]) { server in
+        let report = try await RunningExampleServer.with(
+            device: fixture.device,
+            flaws: [
+                .skipAssertionStep(.counterNotIncreasing),
+                .refuseTrailingAssertionData,
+            ]
+        ) { server in
             var runner = ProbeRunner(config: try ProbeFixture.config(port: server.port), device: fixture.device)
             runner.only = ["ios27.assertion-0x40-map", "replay.equal-counter", "baseline.attestation"]
             return try await runner.run()

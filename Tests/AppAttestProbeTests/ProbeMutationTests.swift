@@ -59,9 +59,11 @@ import Testing
         let fixture = try ProbeFixture()
         defer { fixture.remove() }
         for flaws in [Set<ExampleServerFlaw>(), mutant.flaws] {
-            let report = try await RunningExampleServer.with(device: fixture.device, policy: ProbeFixture.fullPolicy, flaws: flaws) { server in
-                var runner = ProbeRunner(config: try ProbeFixture.config(port: server.port, policy: ProbeFixture.fullPolicyJSON),
-                                         device: fixture.device)
+            let report = try await RunningExampleServer.with(device: fixture.device, policy: ProbeFixture.fullPolicy, flaws: flaws) {
+                server in
+                var runner = ProbeRunner(
+                    config: try ProbeFixture.config(port: server.port, policy: ProbeFixture.fullPolicyJSON),
+                    device: fixture.device)
                 runner.only = [mutant.check]
                 return try await runner.run()
             }

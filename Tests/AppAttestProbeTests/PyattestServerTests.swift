@@ -20,9 +20,11 @@ import TrustSuiteSupport
         defer { fixture.remove() }
         let root = fixture.folder.appendingPathComponent("root.pem")
         try Data(fixture.device.testRootsPEM.attestation.utf8).write(to: root)
-        let server = try ListeningProcess(executable: URL(fileURLWithPath: python), arguments: [
-            Self.folder.appendingPathComponent("server.py").path, "--port", "0", "--app-id", ProbeFixture.appId, "--root", root.path,
-        ])
+        let server = try ListeningProcess(
+            executable: URL(fileURLWithPath: python),
+            arguments: [
+                Self.folder.appendingPathComponent("server.py").path, "--port", "0", "--app-id", ProbeFixture.appId, "--root", root.path,
+            ])
         let report: ProbeReport
         do {
             report = try await ProbeRunner(config: ProbeFixture.config(port: server.port), device: fixture.device).run()
@@ -40,7 +42,9 @@ import TrustSuiteSupport
             let vectors = entry["matrix"]?.arrayValue?.compactMap(\.stringValue) ?? []
             #expect(!vectors.isEmpty, "\(check) names no matrix vector")
             for id in vectors {
-                #expect(matrix[id]?.stringValue?.hasPrefix("accepted an invalid input") == true, "\(check): \(id) is not an accepted-invalid finding of the matrix")
+                #expect(
+                    matrix[id]?.stringValue?.hasPrefix("accepted an invalid input") == true,
+                    "\(check): \(id) is not an accepted-invalid finding of the matrix")
             }
         }
     }

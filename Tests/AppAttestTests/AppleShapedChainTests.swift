@@ -163,11 +163,16 @@ import X509
             #expect(vector.result == .invalid && vector.error == "certificateChainInvalid" && vector.attack == .network, "\(vector.id)")
         }
         let removed = group.filter { $0.flags.contains("AnchorsRemoved") }
-        #expect(removed.count == 2 && removed.allSatisfy { $0.input["trustAnchorsPem"] == nil && $0.id.contains("-anchors-removed-host-store::") })
+        #expect(
+            removed.count == 2
+                && removed.allSatisfy { $0.input["trustAnchorsPem"] == nil && $0.id.contains("-anchors-removed-host-store::") })
         // No other vector of any file names the host-store root.
         let all = try FixtureVectors.loaded.get().flatMap(\.vectors)
         let rootPem = try #require(anchored.first?.input["trustAnchorsPem"]?.arrayValue?.first)
-        let naming = all.filter { $0.input["trustAnchorsPem"]?.arrayValue?.contains(rootPem) == true || $0.input["receiptTrustAnchorsPem"]?.arrayValue?.contains(rootPem) == true }
+        let naming = all.filter {
+            $0.input["trustAnchorsPem"]?.arrayValue?.contains(rootPem) == true
+                || $0.input["receiptTrustAnchorsPem"]?.arrayValue?.contains(rootPem) == true
+        }
         #expect(Set(naming.map(\.id)) == Set(anchored.map(\.id)))
     }
 }

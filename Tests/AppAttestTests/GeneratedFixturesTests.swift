@@ -22,8 +22,11 @@ import TrustSuiteSupport
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trustsuite-generate-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let written = try AppAttestGenerator.generate(seed: 1, into: folder)
-        #expect(written.map(\.0).sorted() == ["assertion-ios27.json", "assertion-macos27.json", "assertion.json", "attestation-ios27.json",
-                                              "attestation-macos27.json", "attestation.json", "devicecheck.json", "receipt.json"])
+        #expect(
+            written.map(\.0).sorted() == [
+                "assertion-ios27.json", "assertion-macos27.json", "assertion.json", "attestation-ios27.json",
+                "attestation-macos27.json", "attestation.json", "devicecheck.json", "receipt.json",
+            ])
         for (name, count) in written {
             let fresh = try VectorLoader.loadFile(folder.appendingPathComponent(name).path)
             let committed = try VectorLoader.loadFile(Locations.fixtures.appendingPathComponent("app-attest/\(name)").path)
@@ -31,7 +34,8 @@ import TrustSuiteSupport
             #expect(committed.title == fresh.title && committed.source == fresh.source && committed.notes == fresh.notes, "\(name)")
             #expect(committed.flagNotes == fresh.flagNotes, "\(name): notes differ from the generator's (FlagNotes)")
             for (old, new) in zip(committed.vectors, fresh.vectors) {
-                #expect(old.id == new.id && old.tcId == new.tcId && old.comment == new.comment && old.flags == new.flags, "\(name) \(old.id)")
+                #expect(
+                    old.id == new.id && old.tcId == new.tcId && old.comment == new.comment && old.flags == new.flags, "\(name) \(old.id)")
                 #expect(old.result == new.result && old.error == new.error && old.attack == new.attack, "\(name) \(old.id)")
                 #expect(Self.unsigned(old.input) == Self.unsigned(new.input), "\(name) \(old.id): input differs")
                 #expect(Self.unsigned(old.output) == Self.unsigned(new.output), "\(name) \(old.id): output differs")
@@ -63,9 +67,12 @@ import TrustSuiteSupport
                 let copyId = prefix + "anchors-removed-" + original.id.dropFirst(prefix.count)
                 let copy = try #require(removed.first { $0.id == copyId }, "\(original.id) has no copy \(copyId)")
                 #expect(copy.result == .invalid && copy.error == code && copy.attack == .network, "\(copy.id)")
-                #expect(copy.input["attestationObject"] == original.input["attestationObject"] && copy.input["receipt"] == original.input["receipt"])
+                #expect(
+                    copy.input["attestationObject"] == original.input["attestationObject"]
+                        && copy.input["receipt"] == original.input["receipt"])
                 #expect(copy.input["trustAnchorsPem"] == nil && copy.input["receiptTrustAnchorsPem"] == nil, "\(copy.id)")
-                #expect(copy.tcId > original.tcId && lastGroups.contains(copy.group), "\(copy.id) is not after \(original.id) in a last group")
+                #expect(
+                    copy.tcId > original.tcId && lastGroups.contains(copy.group), "\(copy.id) is not after \(original.id) in a last group")
             }
             copies += removed.count
         }

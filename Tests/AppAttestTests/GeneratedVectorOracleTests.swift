@@ -25,9 +25,10 @@ import TrustSuiteSupport
 
     /// Receipts: OpenSSL's CMS_verify accepts every valid receipt and rejects
     /// every receipt whose signature or chain is wrong.
-    @Test(arguments: FixtureVectors.cases(.appAttestReceipt).filter {
-        $0.vector.result == .valid || ["receiptSignatureInvalid", "receiptChainInvalid"].contains($0.vector.error ?? "")
-    })
+    @Test(
+        arguments: FixtureVectors.cases(.appAttestReceipt).filter {
+            $0.vector.result == .valid || ["receiptSignatureInvalid", "receiptChainInvalid"].contains($0.vector.error ?? "")
+        })
     func receiptAgreesWithOpenSSL(_ c: VectorCase) {
         let v = c.vector
         let anchors = Self.anchors(v).isEmpty ? [AppleRoots.rootCAG3DER] : Self.anchors(v)
@@ -45,25 +46,28 @@ import TrustSuiteSupport
 
     /// Attestations with two well-formed certificates: OpenSSL validates the
     /// chain exactly when the vector is not a chain failure.
-    @Test(arguments: FixtureVectors.cases(.appAttestAttestation).filter {
-        ($0.vector.result == .valid || $0.vector.error == "certificateChainInvalid") && !$0.vector.id.contains("reordered")
-            && twoCertificates($0.vector) != nil
+    @Test(
+        arguments: FixtureVectors.cases(.appAttestAttestation).filter {
+            ($0.vector.result == .valid || $0.vector.error == "certificateChainInvalid") && !$0.vector.id.contains("reordered")
+                && twoCertificates($0.vector) != nil
             // acceptable vectors sit on the validity boundary, where OpenSSL and RFC 5280 differ
-    })
+        })
     func attestationChainAgreesWithOpenSSL(_ c: VectorCase) throws {
         let v = c.vector
         let object = try #require(Self.twoCertificates(v))
         let anchors = Self.anchors(v).isEmpty ? [AppleRoots.appAttestationRootDER] : Self.anchors(v)
-        let ok = OpenSSLOracle.verifyChain(leaf: object.certificates[0], intermediates: [object.certificates[1]],
-                                           anchors: anchors, at: Self.seconds(v))
+        let ok = OpenSSLOracle.verifyChain(
+            leaf: object.certificates[0], intermediates: [object.certificates[1]],
+            anchors: anchors, at: Self.seconds(v))
         #expect(ok == (v.result == .valid))
     }
 
     /// Assertions: OpenSSL verifies the signature over the nonce exactly when
     /// the vector does not expect a signature failure.
-    @Test(arguments: FixtureVectors.cases(.appAttestAssertion).filter {
-        $0.vector.result == .valid || $0.vector.error == "signatureInvalid"
-    })
+    @Test(
+        arguments: FixtureVectors.cases(.appAttestAssertion).filter {
+            $0.vector.result == .valid || $0.vector.error == "signatureInvalid"
+        })
     func assertionSignatureAgreesWithOpenSSL(_ c: VectorCase) throws {
         let v = c.vector
         let assertion = try Assertion(bytes: Self.bytes(v, "assertion"))

@@ -92,15 +92,20 @@ import X509
 
     @Test func namesAreInformational() {
         let names = (0...11).map { LaunchData.validationCategoryName(UInt32($0)) }
-        #expect(names == ["unassigned", "platform", "TestFlight", "development", "App Store", "enterprise", "Developer ID",
-                          "unassigned", "unassigned", "unassigned", "none", "unassigned"])
+        #expect(
+            names == [
+                "unassigned", "platform", "TestFlight", "development", "App Store", "enterprise", "Developer ID",
+                "unassigned", "unassigned", "unassigned", "none", "unassigned",
+            ])
     }
 
     // MARK: The policy
 
     static func data(category: UInt32? = 1, version: String? = "1") throws -> LaunchData {
         var entries: [(CBORValue, CBORValue)] = []
-        if let category { entries.append((.text(LaunchData.validationCategoryKey), .bytes(withUnsafeBytes(of: category.littleEndian, Array.init)))) }
+        if let category {
+            entries.append((.text(LaunchData.validationCategoryKey), .bytes(withUnsafeBytes(of: category.littleEndian, Array.init))))
+        }
         if let version { entries.append((.text(LaunchData.bundleVersionKey), .text(version))) }
         return try LaunchData(map: try CBORDecoder(mode: .ctap2).decode(CBOREncoder.canonical(.map(entries))))
     }
@@ -152,8 +157,11 @@ struct LaunchPolicyRealDataTests {
 
     static func code(_ a: RealData.Attestation, _ policy: LaunchPolicy?) async throws -> AppAttestError.Code? {
         let verifier = try AttestationVerifier(appId: a.appId, environment: a.environment, launchPolicy: policy)
-        return await appAttestErrorCode { _ = try await verifier.verify(attestationObject: a.object, keyId: a.keyId,
-                                                                          clientDataHash: a.clientDataHash, at: a.time) }
+        return await appAttestErrorCode {
+            _ = try await verifier.verify(
+                attestationObject: a.object, keyId: a.keyId,
+                clientDataHash: a.clientDataHash, at: a.time)
+        }
     }
 
     @Test func sample2026() async throws {

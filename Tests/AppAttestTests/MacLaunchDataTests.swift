@@ -19,8 +19,10 @@ import TrustSuiteSupport
     }
 
     static func mac(type: CBORValue? = .bytes([2]), hash: CBORValue? = .bytes(hash32), category: UInt32 = 6) -> [(String, CBORValue)] {
-        var entries: [(String, CBORValue)] = [(LaunchData.validationCategoryKey, .bytes(withUnsafeBytes(of: category.littleEndian, Array.init))),
-                                              (LaunchData.bundleVersionKey, .text("1"))]
+        var entries: [(String, CBORValue)] = [
+            (LaunchData.validationCategoryKey, .bytes(withUnsafeBytes(of: category.littleEndian, Array.init))),
+            (LaunchData.bundleVersionKey, .text("1")),
+        ]
         if let type { entries.append((LaunchData.codeDirectoryHashTypeKey, type)) }
         if let hash { entries.append((LaunchData.codeDirectoryHashKey, hash)) }
         return entries
@@ -44,15 +46,17 @@ import TrustSuiteSupport
     }
 
     /// Every size the hash may not have, and every other CBOR type, for both keys.
-    @Test(arguments: [
-        ("type of 0 bytes", mac(type: .bytes([]))), ("type of 2 bytes", mac(type: .bytes([0, 2]))),
-        ("type as an integer", mac(type: .int(2))), ("type as text", mac(type: .text("2"))), ("type null", mac(type: .null)),
-        ("hash of 0 bytes", mac(hash: .bytes([]))), ("hash of 19 bytes", mac(hash: .bytes(Array(hash32.prefix(19))))),
-        ("hash of 21 bytes", mac(hash: .bytes(Array(hash32.prefix(21))))), ("hash of 31 bytes", mac(hash: .bytes(Array(hash32.prefix(31))))),
-        ("hash of 33 bytes", mac(hash: .bytes(hash32 + [0]))), ("hash of 64 bytes", mac(hash: .bytes(hash32 + hash32))),
-        ("hash as hex text", mac(hash: .text(BinaryText.hex(hash32)))), ("hash as an integer", mac(hash: .int(7))),
-        ("hash in an array", mac(hash: .array([.bytes(hash32)]))), ("hash as a map", mac(hash: .map([(.text("k"), .int(1))]))),
-    ] as [(String, [(String, CBORValue)])])
+    @Test(
+        arguments: [
+            ("type of 0 bytes", mac(type: .bytes([]))), ("type of 2 bytes", mac(type: .bytes([0, 2]))),
+            ("type as an integer", mac(type: .int(2))), ("type as text", mac(type: .text("2"))), ("type null", mac(type: .null)),
+            ("hash of 0 bytes", mac(hash: .bytes([]))), ("hash of 19 bytes", mac(hash: .bytes(Array(hash32.prefix(19))))),
+            ("hash of 21 bytes", mac(hash: .bytes(Array(hash32.prefix(21))))),
+            ("hash of 31 bytes", mac(hash: .bytes(Array(hash32.prefix(31))))),
+            ("hash of 33 bytes", mac(hash: .bytes(hash32 + [0]))), ("hash of 64 bytes", mac(hash: .bytes(hash32 + hash32))),
+            ("hash as hex text", mac(hash: .text(BinaryText.hex(hash32)))), ("hash as an integer", mac(hash: .int(7))),
+            ("hash in an array", mac(hash: .array([.bytes(hash32)]))), ("hash as a map", mac(hash: .map([(.text("k"), .int(1))]))),
+        ] as [(String, [(String, CBORValue)])])
     func macKeysOfTheWrongTypeOrSizeAreMalformed(_ named: (String, [(String, CBORValue)])) async throws {
         #expect(await appAttestErrorCode { _ = try Self.data(named.1) } == .malformedAuthenticatorData, "\(named.0)")
     }
@@ -69,7 +73,10 @@ import TrustSuiteSupport
     }
 
     @Test func hashTypeNamesAreInformational() {
-        #expect((0...5).map { LaunchData.codeDirectoryHashTypeName(UInt8($0)) } == ["unknown", "SHA-1", "SHA-256", "SHA-256 truncated", "SHA-384", "unknown"])
+        #expect(
+            (0...5).map { LaunchData.codeDirectoryHashTypeName(UInt8($0)) } == [
+                "unknown", "SHA-1", "SHA-256", "SHA-256 truncated", "SHA-384", "unknown",
+            ])
     }
 
     // MARK: The allowlist
@@ -89,7 +96,8 @@ import TrustSuiteSupport
         let truncated = LaunchPolicy(allowedCodeDirectoryHashes: [Self.hash20])
         #expect(await Self.code(truncated, try Self.data(Self.mac(hash: .bytes(Self.hash20)))) == nil)
         #expect(await Self.code(truncated, try Self.data(Self.mac())) == .codeDirectoryHashNotAllowed)
-        #expect(await Self.code(LaunchPolicy(allowedCodeDirectoryHashes: [other]), try Self.data(Self.mac())) == .codeDirectoryHashNotAllowed)
+        #expect(
+            await Self.code(LaunchPolicy(allowedCodeDirectoryHashes: [other]), try Self.data(Self.mac())) == .codeDirectoryHashNotAllowed)
         #expect(await Self.code(LaunchPolicy(allowedCodeDirectoryHashes: []), try Self.data(Self.mac())) == .codeDirectoryHashNotAllowed)
         #expect(LaunchPolicy.isCodeDirectoryHashEntry(Self.hash32) && LaunchPolicy.isCodeDirectoryHashEntry(Self.hash20))
         #expect(!LaunchPolicy.isCodeDirectoryHashEntry(Array(Self.hash32.prefix(31))) && !LaunchPolicy.isCodeDirectoryHashEntry([]))
@@ -115,8 +123,10 @@ import TrustSuiteSupport
         #expect(await Self.code(LaunchPolicy(missingLaunchData: .allow, allowedCodeDirectoryHashes: list), withoutHash) == nil)
         #expect(await Self.code(LaunchPolicy(missingLaunchData: .allow, allowedCodeDirectoryHashes: list), nil) == nil)
         // Present data is still checked under allow; without a policy a hash decides nothing.
-        #expect(await Self.code(LaunchPolicy(missingLaunchData: .allow, allowedCodeDirectoryHashes: [Self.hash20.reversed()]),
-                                try Self.data(Self.mac())) == .codeDirectoryHashNotAllowed)
+        #expect(
+            await Self.code(
+                LaunchPolicy(missingLaunchData: .allow, allowedCodeDirectoryHashes: [Self.hash20.reversed()]),
+                try Self.data(Self.mac())) == .codeDirectoryHashNotAllowed)
         #expect(await Self.code(LaunchPolicy(), try Self.data(Self.mac())) == nil)
         #expect(await Self.code(LaunchPolicy(allowedValidationCategories: [6]), withoutHash) == nil)
     }
@@ -125,11 +135,17 @@ import TrustSuiteSupport
     @Test func theHashIsCheckedLast() async throws {
         let data = try Self.data(Self.mac())
         let outside = [[UInt8](repeating: 1, count: 32)]
-        #expect(await Self.code(LaunchPolicy(allowedValidationCategories: [4], allowedCodeDirectoryHashes: outside), data) == .validationCategoryNotAllowed)
-        #expect(await Self.code(LaunchPolicy(minimumBundleVersion: BundleVersion("2"), allowedCodeDirectoryHashes: outside), data)
+        #expect(
+            await Self.code(LaunchPolicy(allowedValidationCategories: [4], allowedCodeDirectoryHashes: outside), data)
+                == .validationCategoryNotAllowed)
+        #expect(
+            await Self.code(LaunchPolicy(minimumBundleVersion: BundleVersion("2"), allowedCodeDirectoryHashes: outside), data)
                 == .bundleVersionNotAllowed)
-        #expect(await Self.code(LaunchPolicy(allowedValidationCategories: [6], minimumBundleVersion: BundleVersion("1"),
-                                             allowedCodeDirectoryHashes: outside), data) == .codeDirectoryHashNotAllowed)
+        #expect(
+            await Self.code(
+                LaunchPolicy(
+                    allowedValidationCategories: [6], minimumBundleVersion: BundleVersion("1"),
+                    allowedCodeDirectoryHashes: outside), data) == .codeDirectoryHashNotAllowed)
     }
 
     // MARK: The generated vectors
@@ -150,17 +166,21 @@ import TrustSuiteSupport
         #expect(names(attestations, "attestation-") == names(assertions, "assertion-"))
         for vector in attestations + assertions { #expect(vector.flags.contains("MacLaunchData"), "\(vector.id)") }
         let cases = names(assertions, "assertion-")
-        for id in ["macos::shape::with-hash-32", "macos::shape::with-hash-20", "macos::shape::without-hash", "macos::malformed::type-integer",
-                   "macos::malformed::hash-31-bytes", "macos::malformed::hash-33-bytes", "macos::allowlist::in-32", "macos::allowlist::out-32",
-                   "macos::allowlist::in-20-by-32-entry", "macos::category-6::no-policy", "macos::category-6::app-store-only"] {
+        for id in [
+            "macos::shape::with-hash-32", "macos::shape::with-hash-20", "macos::shape::without-hash", "macos::malformed::type-integer",
+            "macos::malformed::hash-31-bytes", "macos::malformed::hash-33-bytes", "macos::allowlist::in-32", "macos::allowlist::out-32",
+            "macos::allowlist::in-20-by-32-entry", "macos::category-6::no-policy", "macos::category-6::app-store-only",
+        ] {
             #expect(cases.contains(id), "\(id)")
         }
         let categorySix = cases.filter { $0.hasPrefix("macos::category-6::") }
         #expect(categorySix.count >= 15)
         var codes: [String: Int] = [:]
         for vector in assertions { codes[vector.error ?? vector.result.rawValue, default: 0] += 1 }
-        for code in ["valid", "malformedAuthenticatorData", "codeDirectoryHashNotAllowed", "launchDataMissing", "validationCategoryNotAllowed",
-                     "bundleVersionNotAllowed"] {
+        for code in [
+            "valid", "malformedAuthenticatorData", "codeDirectoryHashNotAllowed", "launchDataMissing", "validationCategoryNotAllowed",
+            "bundleVersionNotAllowed",
+        ] {
             #expect((codes[code] ?? 0) > 0, "no \(code) vector: \(codes)")
         }
         // Exactly the vectors that set an allowlist carry CodeDirectoryHashPolicy (the loader checks it too).
@@ -180,7 +200,9 @@ import TrustSuiteSupport
             for vector in file.vectors {
                 let field = file.family == .appAttestAssertion ? "assertion" : "attestationObject"
                 let bytes = vector.input[field]?.stringValue.flatMap(BinaryText.base64) ?? []
-                let integer = Self.trailingMap(bytes, attestation: file.family == .appAttestAttestation)?[LaunchData.validationCategoryKey]?.majorType == 0
+                let integer =
+                    Self.trailingMap(bytes, attestation: file.family == .appAttestAttestation)?[LaunchData.validationCategoryKey]?.majorType
+                    == 0
                 let copy = vector.flags.contains("AnchorsRemoved")
                 #expect(vector.flags.contains("CategoryAsInteger") == (integer && !copy), "\(vector.id)")
                 guard vector.flags.contains("CategoryAsInteger") else { continue }
@@ -190,7 +212,11 @@ import TrustSuiteSupport
                 #expect(note.bugType == "SPEC_CHOICE")
                 // The reference's own reading is unchanged.
                 let code = await appAttestErrorCode {
-                    if file.family == .appAttestAssertion { _ = try Assertion(bytes: bytes) } else { _ = try AttestationObject(bytes: bytes) }
+                    if file.family == .appAttestAssertion {
+                        _ = try Assertion(bytes: bytes)
+                    } else {
+                        _ = try AttestationObject(bytes: bytes)
+                    }
                 }
                 #expect(code == .malformedAuthenticatorData, "\(vector.id)")
             }
@@ -202,12 +228,15 @@ import TrustSuiteSupport
     /// (assertion), decoded well-formed only, when the object has one.
     static func trailingMap(_ object: [UInt8], attestation: Bool) -> CBORItem? {
         guard let root = try? CBORDecoder(mode: .wellFormed).decode(object),
-              let authData = root[attestation ? "authData" : "authenticatorData"]?.bytesValue else { return nil }
+            let authData = root[attestation ? "authData" : "authenticatorData"]?.bytesValue
+        else { return nil }
         var offset = AuthenticatorData.fixedLength
         if attestation {
             guard authData.count > offset + 18 else { return nil }
             offset += 18 + (Int(authData[offset + 16]) << 8 | Int(authData[offset + 17]))
-            guard offset < authData.count, let key = try? CBORDecoder(mode: .wellFormed).decodeFirst(authData[offset...]) else { return nil }
+            guard offset < authData.count, let key = try? CBORDecoder(mode: .wellFormed).decodeFirst(authData[offset...]) else {
+                return nil
+            }
             offset += key.consumed
         }
         guard offset < authData.count else { return nil }

@@ -39,19 +39,23 @@ import TrustSuiteSupport
         let anchors = (v.input["trustAnchorsPem"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(PEM.certificates(in:)) }
             .flatMap { $0 }.compactMap { try? Certificate(derEncoded: $0) }
         guard let parsed = try? AttestationObject(bytes: object),
-              let start = object.firstRange(of: parsed.receipt)?.lowerBound else { return nil }
-        return AttestationInput(object: object, keyId: bytes(v, "keyId"), clientDataHash: bytes(v, "clientDataHash"),
-                                appId: v.input["appId"]?.stringValue ?? "",
-                                time: RFC3339.parse(v.input["validationTime"]?.stringValue ?? "") ?? Date(),
-                                anchors: anchors, receiptRange: start..<(start + parsed.receipt.count))
+            let start = object.firstRange(of: parsed.receipt)?.lowerBound
+        else { return nil }
+        return AttestationInput(
+            object: object, keyId: bytes(v, "keyId"), clientDataHash: bytes(v, "clientDataHash"),
+            appId: v.input["appId"]?.stringValue ?? "",
+            time: RFC3339.parse(v.input["validationTime"]?.stringValue ?? "") ?? Date(),
+            anchors: anchors, receiptRange: start..<(start + parsed.receipt.count))
     }()
 
     /// Verifies; a thrown error of any type is kept (a foreign one is a bug the tests must see).
     static func verify(_ a: AttestationInput, _ object: [UInt8]) async -> Result<VerifiedAttestation, any Error> {
         do {
             let verifier = try AttestationVerifier(appId: a.appId, environment: .production, trustAnchors: a.anchors)
-            return .success(try await verifier.verify(attestationObject: object, keyId: a.keyId,
-                                                      clientDataHash: a.clientDataHash, at: a.time))
+            return .success(
+                try await verifier.verify(
+                    attestationObject: object, keyId: a.keyId,
+                    clientDataHash: a.clientDataHash, at: a.time))
         } catch {
             return .failure(error)
         }
@@ -97,14 +101,17 @@ import TrustSuiteSupport
 
     static let assertion: AssertionInput? = {
         guard let v = vector(.appAttestAssertion, "assertion-baseline::first"),
-              let key = ES256.publicKey(bytes(v, "publicKey")) else { return nil }
-        return AssertionInput(assertion: bytes(v, "assertion"), clientData: bytes(v, "clientData"), publicKey: key,
-                              appId: v.input["appId"]?.stringValue ?? "", previous: UInt32(v.input["previousCounter"]?.int64Value ?? 0))
+            let key = ES256.publicKey(bytes(v, "publicKey"))
+        else { return nil }
+        return AssertionInput(
+            assertion: bytes(v, "assertion"), clientData: bytes(v, "clientData"), publicKey: key,
+            appId: v.input["appId"]?.stringValue ?? "", previous: UInt32(v.input["previousCounter"]?.int64Value ?? 0))
     }()
 
     static func verify(_ a: AssertionInput, _ bytes: [UInt8], clientData: [UInt8]? = nil) -> Bool {
-        (try? AssertionVerifier(appId: a.appId).verify(assertion: bytes, clientData: clientData ?? a.clientData,
-                                                       publicKey: a.publicKey, previousCounter: a.previous)) != nil
+        (try? AssertionVerifier(appId: a.appId).verify(
+            assertion: bytes, clientData: clientData ?? a.clientData,
+            publicKey: a.publicKey, previousCounter: a.previous)) != nil
     }
 
     @Test func anySingleByteChangeToAnAssertionIsRejected() async throws {
@@ -148,9 +155,10 @@ import TrustSuiteSupport
             }
             let assertionKeep = cut % (s.assertion.count + 1)
             do {
-                _ = try AssertionVerifier(appId: s.appId).verify(assertion: Array(s.assertion.prefix(assertionKeep)) + noise,
-                                                                 clientData: s.clientData, publicKey: s.publicKey,
-                                                                 previousCounter: s.previous)
+                _ = try AssertionVerifier(appId: s.appId).verify(
+                    assertion: Array(s.assertion.prefix(assertionKeep)) + noise,
+                    clientData: s.clientData, publicKey: s.publicKey,
+                    previousCounter: s.previous)
                 #expect(assertionKeep == s.assertion.count && noise.isEmpty)
             } catch {
                 #expect(Self.code(error).map(Self.assertionCodes.contains) == true, "\(error)")

@@ -61,7 +61,8 @@ enum RealData {
         let folder = Locations.externalVectors.appendingPathComponent("app-attest/veehaitch")
         return Locations.files(in: folder).filter { $0.pathExtension == "yaml" }.flatMap { url -> [[String: Any]] in
             guard let text = try? String(contentsOf: url, encoding: .utf8),
-                  let docs = try? Yams.load_all(yaml: text) else { return [] }
+                let docs = try? Yams.load_all(yaml: text)
+            else { return [] }
             return docs.compactMap { $0 as? [String: Any] }.map {
                 var doc = $0
                 doc["file"] = url.deletingPathExtension().lastPathComponent
@@ -88,14 +89,16 @@ enum RealData {
         }
         for name in ["validation_guide_2024_ios18", "validation_guide_2026_ios27"] {
             guard let data = Locations.external("app-attest/apple-docs/\(name).json"),
-                  let doc = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { continue }
+                let doc = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            else { continue }
             let derived = doc["derived_by_independent_check"] as? [String: Any]
-            out.append(Attestation(
-                name: "apple/\(name)", object: b64(doc["attestationObject_b64"]), keyId: b64(doc["keyId_b64"]),
-                clientDataHash: b64(doc["clientDataHash_b64"]), appId: doc["appId"] as? String ?? "",
-                environment: AppAttestEnvironment(rawValue: doc["environment"] as? String ?? "") ?? .production,
-                time: RFC3339.parse(doc["validationTime"] as? String ?? "") ?? Date(timeIntervalSince1970: 0),
-                publicKeySPKI: b64(derived?["publicKeySPKI_b64"])))
+            out.append(
+                Attestation(
+                    name: "apple/\(name)", object: b64(doc["attestationObject_b64"]), keyId: b64(doc["keyId_b64"]),
+                    clientDataHash: b64(doc["clientDataHash_b64"]), appId: doc["appId"] as? String ?? "",
+                    environment: AppAttestEnvironment(rawValue: doc["environment"] as? String ?? "") ?? .production,
+                    time: RFC3339.parse(doc["validationTime"] as? String ?? "") ?? Date(timeIntervalSince1970: 0),
+                    publicKeySPKI: b64(derived?["publicKeySPKI_b64"])))
         }
         return out
     }

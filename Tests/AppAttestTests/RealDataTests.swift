@@ -19,11 +19,14 @@ struct RealDataTests {
         #expect(RealData.receipts.count == 20)
     }
 
-    func verify(_ a: RealData.Attestation, appId: String? = nil, environment: AppAttestEnvironment? = nil,
-                keyId: [UInt8]? = nil, clientDataHash: [UInt8]? = nil, time: Date? = nil) async throws -> VerifiedAttestation {
+    func verify(
+        _ a: RealData.Attestation, appId: String? = nil, environment: AppAttestEnvironment? = nil,
+        keyId: [UInt8]? = nil, clientDataHash: [UInt8]? = nil, time: Date? = nil
+    ) async throws -> VerifiedAttestation {
         let verifier = try AttestationVerifier(appId: appId ?? a.appId, environment: environment ?? a.environment)
-        return try await verifier.verify(attestationObject: a.object, keyId: keyId ?? a.keyId,
-                                         clientDataHash: clientDataHash ?? a.clientDataHash, at: time ?? a.time)
+        return try await verifier.verify(
+            attestationObject: a.object, keyId: keyId ?? a.keyId,
+            clientDataHash: clientDataHash ?? a.clientDataHash, at: time ?? a.time)
     }
 
     func code(_ body: () async throws -> Void) async -> AppAttestError.Code? {
@@ -69,7 +72,8 @@ struct RealDataTests {
         let intermediate = try Certificate(derEncoded: object.certificates[1])
         for anchors in [[try AppleRoots.appAttestationRoot, intermediate], [intermediate]] {
             let verifier = try AttestationVerifier(appId: a.appId, environment: a.environment, trustAnchors: anchors)
-            let verified = try await verifier.verify(attestationObject: a.object, keyId: a.keyId, clientDataHash: a.clientDataHash, at: a.time)
+            let verified = try await verifier.verify(
+                attestationObject: a.object, keyId: a.keyId, clientDataHash: a.clientDataHash, at: a.time)
             #expect(verified.counter == 0)
         }
     }
@@ -86,17 +90,24 @@ struct RealDataTests {
         let created = try #require(try AppAttest.Receipt(bytes: object.receipt).creationTime)
         let noSkew = try AttestationVerifier(appId: a.appId, environment: a.environment, requireReceipt: true, receiptClockSkew: 0)
         let justBefore = Date(timeIntervalSince1970: created.timeIntervalSince1970.rounded(.down) - 1)
-        #expect(await code { _ = try await noSkew.verify(attestationObject: a.object, keyId: a.keyId, clientDataHash: a.clientDataHash, at: justBefore) }
+        #expect(
+            await code {
+                _ = try await noSkew.verify(attestationObject: a.object, keyId: a.keyId, clientDataHash: a.clientDataHash, at: justBefore)
+            }
                 == .receiptNotYetValid)
         // An hour before the receipt was made the chain is valid (notBefore is 24 h earlier) but the receipt is not yet.
         let early = created.addingTimeInterval(-3600)
-        #expect(await code { _ = try await required.verify(attestationObject: a.object, keyId: a.keyId, clientDataHash: a.clientDataHash, at: early) }
+        #expect(
+            await code {
+                _ = try await required.verify(attestationObject: a.object, keyId: a.keyId, clientDataHash: a.clientDataHash, at: early)
+            }
                 == .receiptNotYetValid)
         let reported = try await verify(a, time: early)
         #expect(reported.receiptStatus == .failed(AppAttestError(.receiptNotYetValid, "")))
         // The receipt anchored elsewhere: reported, and fatal only when required.
-        let otherAnchor = try AttestationVerifier(appId: a.appId, environment: a.environment,
-                                                  receiptAnchors: [try AppleRoots.appAttestationRoot])
+        let otherAnchor = try AttestationVerifier(
+            appId: a.appId, environment: a.environment,
+            receiptAnchors: [try AppleRoots.appAttestationRoot])
         let other = try await otherAnchor.verify(attestationObject: a.object, keyId: a.keyId, clientDataHash: a.clientDataHash, at: a.time)
         #expect(other.receiptStatus.description == "receiptChainInvalid")
     }
@@ -106,18 +117,21 @@ struct RealDataTests {
         let object = try AttestationObject(bytes: a.object)
         let anchors = [AppleRoots.appAttestationRootDER]
         let time = Int64(a.time.timeIntervalSince1970)
-        #expect(OpenSSLOracle.verifyChain(leaf: object.certificates[0], intermediates: [object.certificates[1]], anchors: anchors, at: time))
+        #expect(
+            OpenSSLOracle.verifyChain(leaf: object.certificates[0], intermediates: [object.certificates[1]], anchors: anchors, at: time))
         let leaf = try Certificate(derEncoded: object.certificates[0])
         let late = Int64(leaf.notValidAfter.timeIntervalSince1970) + 1
-        #expect(!OpenSSLOracle.verifyChain(leaf: object.certificates[0], intermediates: [object.certificates[1]], anchors: anchors, at: late))
+        #expect(
+            !OpenSSLOracle.verifyChain(leaf: object.certificates[0], intermediates: [object.certificates[1]], anchors: anchors, at: late))
     }
 
     @Test(arguments: RealData.assertions)
     func assertionVerifies(_ a: RealData.Assertion) throws {
         let key = try P256.Signing.PublicKey(derRepresentation: a.publicKeySPKI)
         let verifier = AssertionVerifier(appId: a.appId)
-        let verified = try verifier.verify(assertion: a.assertion, clientData: a.clientData, publicKey: key,
-                                           previousCounter: a.counter - 1)
+        let verified = try verifier.verify(
+            assertion: a.assertion, clientData: a.clientData, publicKey: key,
+            previousCounter: a.counter - 1)
         #expect(verified.counter == a.counter)
         #expect(verified.authenticatorData.bytes.count == 37)
         #expect(throws: AppAttestError(.counterNotIncreasing, "")) {
@@ -127,8 +141,9 @@ struct RealDataTests {
             try verifier.verify(assertion: a.assertion, clientData: a.clientData + [0], publicKey: key, previousCounter: 0)
         }
         #expect(throws: AppAttestError(.rpIdMismatch, "")) {
-            try AssertionVerifier(appId: a.appId + "x").verify(assertion: a.assertion, clientData: a.clientData,
-                                                                publicKey: key, previousCounter: 0)
+            try AssertionVerifier(appId: a.appId + "x").verify(
+                assertion: a.assertion, clientData: a.clientData,
+                publicKey: key, previousCounter: 0)
         }
         #expect(throws: AppAttestError(.challengeMismatch, "")) {
             try AssertionVerifier(appId: a.appId) { _ in false }.verify(
@@ -141,8 +156,9 @@ struct RealDataTests {
     /// RECEIPT's field 19 lies a day ahead (spec/app-attest.md, round 3).
     @Test(arguments: RealData.receipts)
     func receiptVerifies(_ r: RealData.Receipt) async throws {
-        let verified = try await ReceiptVerifier().verify(receipt: r.receipt, at: r.time, appId: r.appId, publicKey: r.publicKeySPKI,
-                                                          maxAge: 300)
+        let verified = try await ReceiptVerifier().verify(
+            receipt: r.receipt, at: r.time, appId: r.appId, publicKey: r.publicKeySPKI,
+            maxAge: 300)
         let receipt = verified.receipt
         #expect(receipt.kind?.rawValue == r.kind)
         let created = try #require(receipt.creationTime)
@@ -158,16 +174,19 @@ struct RealDataTests {
         let verifier = try ReceiptVerifier()
         #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: r.time, appId: r.appId + "x") } == .receiptAppIdMismatch)
         let otherKey = P256.Signing.PrivateKey().publicKey.x963Representation
-        #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: r.time, publicKey: Array(otherKey)) } == .receiptKeyMismatch)
+        #expect(
+            await code { _ = try await verifier.verify(receipt: r.receipt, at: r.time, publicKey: Array(otherKey)) } == .receiptKeyMismatch)
         let parsed = try AppAttest.Receipt(bytes: r.receipt)
         let created = try #require(parsed.creationTime)
         // The clock skew (60 s by default) on the creation time, at whole seconds.
         let createdSecond = created.timeIntervalSince1970.rounded(.down)
         let skewEdge = Date(timeIntervalSince1970: createdSecond - ReceiptVerifier.defaultClockSkew)
         #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: skewEdge) } == nil)
-        #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: skewEdge.addingTimeInterval(-1)) } == .receiptNotYetValid)
+        #expect(
+            await code { _ = try await verifier.verify(receipt: r.receipt, at: skewEdge.addingTimeInterval(-1)) } == .receiptNotYetValid)
         let strict = try ReceiptVerifier(clockSkew: 0)
-        #expect(await code { _ = try await strict.verify(receipt: r.receipt, at: Date(timeIntervalSince1970: createdSecond - 1)) }
+        #expect(
+            await code { _ = try await strict.verify(receipt: r.receipt, at: Date(timeIntervalSince1970: createdSecond - 1)) }
                 == .receiptNotYetValid)
         // Field 19 never decides: a refreshed receipt verifies before its earliest refresh time.
         if let refresh = parsed.earliestRefreshTime {
@@ -177,7 +196,8 @@ struct RealDataTests {
         if let expiry = parsed.expirationTime {
             #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: expiry.addingTimeInterval(1)) } == .receiptExpired)
         }
-        #expect(await code { _ = try await verifier.verify(receipt: r.receipt, at: r.time, type: .attest) }
+        #expect(
+            await code { _ = try await verifier.verify(receipt: r.receipt, at: r.time, type: .attest) }
                 == (parsed.kind == .attest ? nil : .receiptTypeMismatch))
         let later = r.time.addingTimeInterval(600)
         let age = later.timeIntervalSince(created)

@@ -21,7 +21,8 @@ struct RealRootFixturesTests {
         for (name, _) in written {
             let fresh = try Data(contentsOf: folder.appendingPathComponent(name))
             let committed = try Data(contentsOf: Self.committed.appendingPathComponent(name))
-            #expect(fresh == committed, "Fixtures/real/\(name) differs from the generator's output: run `trustsuite generate real-app-attest`")
+            #expect(
+                fresh == committed, "Fixtures/real/\(name) differs from the generator's output: run `trustsuite generate real-app-attest`")
         }
     }
 
@@ -32,8 +33,10 @@ struct RealRootFixturesTests {
         func baselines(_ family: Family) -> [Vector] {
             files.filter { $0.family == family }.flatMap(\.vectors).filter { $0.id.hasSuffix("::baseline") }
         }
-        let expected: [(Family, Int)] = [(.appAttestAttestation, RealData.attestations.count),
-                                         (.appAttestAssertion, RealData.assertions.count), (.appAttestReceipt, RealData.receipts.count)]
+        let expected: [(Family, Int)] = [
+            (.appAttestAttestation, RealData.attestations.count),
+            (.appAttestAssertion, RealData.assertions.count), (.appAttestReceipt, RealData.receipts.count),
+        ]
         for (family, count) in expected {
             let found = baselines(family)
             #expect(found.count == count && count > 0, "\(family.rawValue): \(found.count) baselines for \(count) real data")

@@ -16,7 +16,8 @@ import X509
         let clock = ContinuousClock()
         var code: AppAttestError.Code? = nil
         let elapsed = await clock.measure {
-            do { _ = try await verifier.verify(receipt: receipt, at: time) } catch let error as AppAttestError { code = error.code } catch {}
+            do { _ = try await verifier.verify(receipt: receipt, at: time) } catch let error as AppAttestError { code = error.code } catch {
+            }
         }
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         return (ms, code)
@@ -52,16 +53,23 @@ import X509
     /// than the four allowed, refused before path building.
     @Test func candidatePathsAreCounted() throws {
         let pki = try HostileReceipts.sameNamePaths()
-        let count = CertificatePath.candidatePaths(from: pki.signer, intermediates: pki.intermediates, anchors: pki.anchors,
-                                                   maxLength: 3, limit: 100)
+        let count = CertificatePath.candidatePaths(
+            from: pki.signer, intermediates: pki.intermediates, anchors: pki.anchors,
+            maxLength: 3, limit: 100)
         #expect(count == pki.intermediates.count * pki.anchors.count)
-        #expect(CertificatePath.candidatePaths(from: pki.signer, intermediates: pki.intermediates, anchors: pki.anchors,
-                                               maxLength: 3, limit: 5) == 5)
+        #expect(
+            CertificatePath.candidatePaths(
+                from: pki.signer, intermediates: pki.intermediates, anchors: pki.anchors,
+                maxLength: 3, limit: 5) == 5)
         // One intermediate and one anchor: the pinned shape, one path.
-        #expect(CertificatePath.candidatePaths(from: pki.signer, intermediates: [pki.intermediates[0]], anchors: [pki.anchors[0]],
-                                               maxLength: 3, limit: 100) == 1)
+        #expect(
+            CertificatePath.candidatePaths(
+                from: pki.signer, intermediates: [pki.intermediates[0]], anchors: [pki.anchors[0]],
+                maxLength: 3, limit: 100) == 1)
         // Paths longer than signer → intermediate → anchor are not candidates.
-        #expect(CertificatePath.candidatePaths(from: pki.signer, intermediates: pki.intermediates, anchors: pki.anchors,
-                                               maxLength: 2, limit: 100) == 0)
+        #expect(
+            CertificatePath.candidatePaths(
+                from: pki.signer, intermediates: pki.intermediates, anchors: pki.anchors,
+                maxLength: 2, limit: 100) == 0)
     }
 }

@@ -38,10 +38,11 @@ struct WycheproofTests {
     static func parse(_ data: Data, name: String) throws -> [Case] {
         try JSONDecoder().decode(File.self, from: data).testGroups.flatMap { group in
             group.tests.map { test in
-                Case(file: name, tcId: test.tcId, comment: test.comment, publicKey: group.publicKey.uncompressed.bytes,
-                     message: test.msg.bytes, signature: test.sig.bytes,
-                     // Wycheproof's "acceptable" does not occur in these files; anything not valid must fail.
-                     valid: test.result == "valid")
+                Case(
+                    file: name, tcId: test.tcId, comment: test.comment, publicKey: group.publicKey.uncompressed.bytes,
+                    message: test.msg.bytes, signature: test.sig.bytes,
+                    // Wycheproof's "acceptable" does not occur in these files; anything not valid must fail.
+                    valid: test.result == "valid")
             }
         }
     }
@@ -55,7 +56,8 @@ struct WycheproofTests {
     /// A malformed hex field (odd length, a non-hex digit) refuses the file.
     @Test(arguments: ["zz", "0", "3045xx"])
     func refusesMalformedHex(_ sig: String) {
-        let file = #"{"numberOfTests": 1, "testGroups": [{"publicKey": {"uncompressed": "04"}, "tests": [{"tcId": 1, "comment": "", "msg": "", "sig": "\#(sig)", "result": "invalid"}]}]}"#
+        let file =
+            #"{"numberOfTests": 1, "testGroups": [{"publicKey": {"uncompressed": "04"}, "tests": [{"tcId": 1, "comment": "", "msg": "", "sig": "\#(sig)", "result": "invalid"}]}]}"#
         #expect(throws: (any Error).self) { try Self.parse(Data(file.utf8), name: "bad") }
     }
 

@@ -36,7 +36,8 @@ import Testing
             (errSecDuplicateItem, .duplicateItem), (errSecItemNotFound, .itemNotFound), (errSecNoSuchAttr, .noSuchAttr),
             (errSecInvalidItemRef, .invalidItemRef), (errSecNoSuchClass, .noSuchClass),
             (errSecInteractionNotAllowed, .interactionNotAllowed), (errSecInteractionRequired, .interactionRequired),
-            (errSecDataNotAvailable, .dataNotAvailable), (errSecNoAccessForItem, .noAccessForItem), (errSecIO, .io), (errSecDecode, .decode), (errSecInternal, .internal),
+            (errSecDataNotAvailable, .dataNotAvailable), (errSecNoAccessForItem, .noAccessForItem), (errSecIO, .io),
+            (errSecDecode, .decode), (errSecInternal, .internal),
             (errSecMissingEntitlement, .missingEntitlement), (errSecRestrictedAPI, .restrictedAPI),
             (errSecVerifyFailed, .verifyFailed),
         ]
@@ -64,8 +65,9 @@ import Testing
         #expect(SecKeyAlgorithm.ecdsaSignatureRFC4754.rawValue as String == "algid:sign:ECDSA:RFC4754")
         #expect(SecKeyAlgorithm.ecdhKeyExchangeStandard.rawValue as String == "algid:keyexchange:ECDH")
         #expect(SecKeyAlgorithm.ecdhKeyExchangeCofactor.rawValue as String == "algid:keyexchange:ECDHC")
-        #expect(SecKeyAlgorithm.eciesEncryptionCofactorVariableIVX963SHA256AESGCM.rawValue as String
-            == "algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM-KDFIV")
+        #expect(
+            SecKeyAlgorithm.eciesEncryptionCofactorVariableIVX963SHA256AESGCM.rawValue as String
+                == "algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM-KDFIV")
         #expect(SecKeyOperationType.keyExchange.rawValue == 4)
     }
 
@@ -85,8 +87,10 @@ import Testing
     }
 
     @Test func cfErrorFunctions() throws {
-        let created = try #require(CFErrorCreate(kCFAllocatorDefault, kCFErrorDomainOSStatus, CFIndex(errSecItemNotFound),
-                                                 [NSLocalizedDescriptionKey: "gone"] as CFDictionary))
+        let created = try #require(
+            CFErrorCreate(
+                kCFAllocatorDefault, kCFErrorDomainOSStatus, CFIndex(errSecItemNotFound),
+                [NSLocalizedDescriptionKey: "gone"] as CFDictionary))
         #expect(CFErrorGetCode(created) == -25300)
         #expect(CFErrorGetDomain(created) as String == NSOSStatusErrorDomain)
         #expect(CFErrorCopyDescription(created) as String == "gone")

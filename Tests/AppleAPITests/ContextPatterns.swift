@@ -76,8 +76,10 @@ enum ContextPatterns {
     /// A mock subclass, as apps' own tests write one.
     final class AlwaysSucceeds: LAContext, @unchecked Sendable {
         override func canEvaluatePolicy(_ policy: LAPolicy, error: NSErrorPointer) -> Bool { true }
-        override func evaluatePolicy(_ policy: LAPolicy, localizedReason: String,
-                                     reply: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        override func evaluatePolicy(
+            _ policy: LAPolicy, localizedReason: String,
+            reply: @escaping @Sendable (Bool, (any Error)?) -> Void
+        ) {
             reply(true, nil)
         }
     }

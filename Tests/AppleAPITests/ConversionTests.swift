@@ -22,10 +22,11 @@ let unusedKeyID = Int.max - 16
             kSecAttrPort as String: 443,
         ]
         let values = try #require(_secValues(query as CFDictionary))
-        #expect(values == [
-            "class": .string("genp"), "acct": .string("alice"), "v_Data": .data([1, 2, 3]),
-            "r_Data": .bool(true), "m_Limit": .string("m_LimitOne"), "port": .number(443),
-        ])
+        #expect(
+            values == [
+                "class": .string("genp"), "acct": .string("alice"), "v_Data": .data([1, 2, 3]),
+                "r_Data": .bool(true), "m_Limit": .string("m_LimitOne"), "port": .number(443),
+            ])
     }
 
     /// A Swift `Int` and a Swift `Bool` both bridge to `NSNumber` on Linux; they must stay apart.
@@ -62,7 +63,9 @@ let unusedKeyID = Int.max - 16
     @Test func cfStringKeyedAndAnyObjectDictionaries() throws {
         let cfKeyed: [CFString: Any] = [kSecClass: kSecClassKey, kSecAttrApplicationTag: Data([7]), kSecReturnRef: kCFBooleanTrue!]
         #expect(_secValues(cfKeyed as CFDictionary) == ["class": .string("keys"), "atag": .data([7]), "r_Ref": .bool(true)])
-        let anyObjects: [String: AnyObject] = [kSecAttrService as String: "svc" as AnyObject, kSecAttrSynchronizable as String: kSecAttrSynchronizableAny]
+        let anyObjects: [String: AnyObject] = [
+            kSecAttrService as String: "svc" as AnyObject, kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
+        ]
         #expect(_secValues(anyObjects as CFDictionary) == ["svce": .string("svc"), "sync": .string("syna")])
         let foundation = NSDictionary(dictionary: [kSecClass as String: kSecClassIdentity])
         #expect(_secValues(foundation) == ["class": .string("idnt")])

@@ -39,11 +39,12 @@ enum PasswordPatterns {
 
     /// `withUnsafeMutablePointer(to:)` and `UnsafeMutablePointer($0)`, `CFTypeRef?` result.
     static func loadWithPointer(account: String) -> (OSStatus, Data?) {
-        let query = [
-            kSecClass as String: kSecClassGenericPassword,
-            kSecAttrAccount as String: account,
-            kSecReturnData as String: kCFBooleanTrue as Any,
-        ] as [String: Any]
+        let query =
+            [
+                kSecClass as String: kSecClassGenericPassword,
+                kSecAttrAccount as String: account,
+                kSecReturnData as String: kCFBooleanTrue as Any,
+            ] as [String: Any]
         var result: CFTypeRef?
         let status = withUnsafeMutablePointer(to: &result) {
             SecItemCopyMatching(query as CFDictionary, UnsafeMutablePointer($0))
@@ -131,9 +132,11 @@ enum AccessControlPatterns {
     /// `Unmanaged<CFError>?` and `takeRetainedValue()` bridged to `Error`.
     static func protectedItem(secret: Data, context: LAContext) throws -> OSStatus {
         var error: Unmanaged<CFError>?
-        guard let access = SecAccessControlCreateWithFlags(
-            kCFAllocatorDefault, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, [.biometryCurrentSet, .or, .devicePasscode], &error
-        ) else {
+        guard
+            let access = SecAccessControlCreateWithFlags(
+                kCFAllocatorDefault, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, [.biometryCurrentSet, .or, .devicePasscode], &error
+            )
+        else {
             throw error!.takeRetainedValue() as any Error
         }
         context.localizedReason = "Unlock your secret"
@@ -151,7 +154,8 @@ enum AccessControlPatterns {
     static func describe() -> String? {
         var error: Unmanaged<CFError>?
         if SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .userPresence, &error) == nil,
-           let failure = error?.takeRetainedValue() {
+            let failure = error?.takeRetainedValue()
+        {
             let nsError = failure as NSError
             let code = CFErrorGetCode(failure)
             let domain = CFErrorGetDomain(failure) as String
@@ -168,9 +172,11 @@ enum KeyPatterns {
     /// A Secure Enclave key, its public key exported, a signature made and verified.
     static func secureEnclaveRoundTrip(tag: Data, message: Data) throws -> Bool {
         var error: Unmanaged<CFError>?
-        guard let access = SecAccessControlCreateWithFlags(
-            kCFAllocatorDefault, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.privateKeyUsage, .biometryAny], &error
-        ) else { throw error!.takeRetainedValue() as any Error }
+        guard
+            let access = SecAccessControlCreateWithFlags(
+                kCFAllocatorDefault, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.privateKeyUsage, .biometryAny], &error
+            )
+        else { throw error!.takeRetainedValue() as any Error }
         let attributes: [String: Any] = [
             kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
             kSecAttrKeySizeInBits as String: 256,
@@ -185,16 +191,20 @@ enum KeyPatterns {
             throw error!.takeRetainedValue() as any Error
         }
         guard let publicKey = SecKeyCopyPublicKey(privateKey),
-              SecKeyIsAlgorithmSupported(privateKey, .sign, .ecdsaSignatureMessageX962SHA256) else { return false }
+            SecKeyIsAlgorithmSupported(privateKey, .sign, .ecdsaSignatureMessageX962SHA256)
+        else { return false }
         guard let exported = SecKeyCopyExternalRepresentation(publicKey, &error) as Data?, exported.count == 65 else { return false }
         guard let signature = SecKeyCreateSignature(privateKey, .ecdsaSignatureMessageX962SHA256, message as CFData, &error) as Data?
         else { throw error!.takeRetainedValue() as any Error }
-        let imported = SecKeyCreateWithData(exported as CFData, [
-            kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass: kSecAttrKeyClassPublic,
-        ] as CFDictionary, nil)
+        let imported = SecKeyCreateWithData(
+            exported as CFData,
+            [
+                kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyClass: kSecAttrKeyClassPublic,
+            ] as CFDictionary, nil)
         _ = SecKeyCopyAttributes(privateKey) as? [String: Any]
-        return SecKeyVerifySignature(imported ?? publicKey, .ecdsaSignatureMessageX962SHA256, message as CFData,
-                                     signature as CFData, &error)
+        return SecKeyVerifySignature(
+            imported ?? publicKey, .ecdsaSignatureMessageX962SHA256, message as CFData,
+            signature as CFData, &error)
     }
 
     /// A key fetched by reference: `as! SecKey` after a `CFGetTypeID` check.
@@ -207,7 +217,8 @@ enum KeyPatterns {
         ]
         var item: CFTypeRef?
         guard SecItemCopyMatching(query as CFDictionary, &item) == errSecSuccess,
-              CFGetTypeID(item) == SecKeyGetTypeID() else { return nil }
+            CFGetTypeID(item) == SecKeyGetTypeID()
+        else { return nil }
         return (item as! SecKey)
     }
 }

@@ -43,7 +43,9 @@ import Testing
         #expect(privateCode as? LAError == nil)
         var pointer: NSError?
         pointer = NSError(domain: LAErrorDomain, code: -1004)
-        if let pointer, let laError = pointer as? LAError { #expect(laError.code == .notInteractive) } else {
+        if let pointer, let laError = pointer as? LAError {
+            #expect(laError.code == .notInteractive)
+        } else {
             Issue.record("an NSErrorPointer's error casts to LAError")
         }
     }

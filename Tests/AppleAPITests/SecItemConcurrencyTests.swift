@@ -37,14 +37,20 @@ import Testing
                         item[kSecValueData as String] = Data("\(thread)-\(index)".utf8)
                         let status = SecItemAdd(item as CFDictionary, nil)
                         tally.record { t in
-                            if status == errSecSuccess { t.kept.insert(account) } else if status != errSecDuplicateItem { t.unexpected.append("add \(status)") }
+                            if status == errSecSuccess {
+                                t.kept.insert(account)
+                            } else if status != errSecDuplicateItem {
+                                t.unexpected.append("add \(status)")
+                            }
                         }
                         // Every thread adds the same shared item: exactly one add may succeed.
                         var shared = Self.query("shared-\(index / 4 % 50)")
                         shared[kSecValueData as String] = Data("\(thread)".utf8)
                         let sharedStatus = SecItemAdd(shared as CFDictionary, nil)
                         tally.record { t in
-                            if sharedStatus == errSecSuccess { t.sharedAdds += 1 } else if sharedStatus != errSecDuplicateItem {
+                            if sharedStatus == errSecSuccess {
+                                t.sharedAdds += 1
+                            } else if sharedStatus != errSecDuplicateItem {
                                 t.unexpected.append("shared add \(sharedStatus)")
                             }
                         }
@@ -53,15 +59,22 @@ import Testing
                         read[kSecReturnData as String] = true
                         var result: CFTypeRef?
                         let status = SecItemCopyMatching(read as CFDictionary, &result)
-                        if status != errSecSuccess && status != errSecItemNotFound { tally.record { $0.unexpected.append("copy \(status)") } }
+                        if status != errSecSuccess && status != errSecItemNotFound {
+                            tally.record { $0.unexpected.append("copy \(status)") }
+                        }
                     case 2:
-                        let status = SecItemUpdate(Self.query(account) as CFDictionary, [kSecAttrLabel as String: "t\(thread)"] as CFDictionary)
-                        if status != errSecSuccess && status != errSecItemNotFound { tally.record { $0.unexpected.append("update \(status)") } }
+                        let status = SecItemUpdate(
+                            Self.query(account) as CFDictionary, [kSecAttrLabel as String: "t\(thread)"] as CFDictionary)
+                        if status != errSecSuccess && status != errSecItemNotFound {
+                            tally.record { $0.unexpected.append("update \(status)") }
+                        }
                     default:
                         if index % 16 == 3 {
                             let status = SecItemDelete(Self.query(account) as CFDictionary)
                             tally.record { t in
-                                if status == errSecSuccess { t.kept.remove(account) } else if status != errSecItemNotFound {
+                                if status == errSecSuccess {
+                                    t.kept.remove(account)
+                                } else if status != errSecItemNotFound {
                                     t.unexpected.append("delete \(status)")
                                 }
                             }
@@ -71,8 +84,10 @@ import Testing
             }
             #expect(tally.unexpected.isEmpty, "\(tally.unexpected.prefix(5))")
             #expect(tally.sharedAdds == 50, "each shared key added once, whatever the interleaving")
-            let all: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "concurrency",
-                                      kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true]
+            let all: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "concurrency",
+                kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true,
+            ]
             var result: CFTypeRef?
             #expect(SecItemCopyMatching(all as CFDictionary, &result) == errSecSuccess)
             let accounts = ((result as? [[String: Any]]) ?? []).compactMap { $0[kSecAttrAccount as String] as? String }

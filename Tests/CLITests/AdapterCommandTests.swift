@@ -20,7 +20,8 @@ import TrustSuiteSupport
         #expect(overProtocol.cases.count == inProcess.cases.count)
         var differences: [String] = []
         for (remote, local) in zip(overProtocol.cases, inProcess.cases) {
-            let same = remote.grade == local.grade && remote.answer?.verdict == local.answer?.verdict
+            let same =
+                remote.grade == local.grade && remote.answer?.verdict == local.answer?.verdict
                 && remote.answer?.error == local.answer?.error
                 && (remote.answer?.output ?? .null).matches(local.answer?.output ?? .null)
             if !same { differences.append("\(remote.vector.id): \(remote.grade) \(remote.message) vs \(local.grade)") }
@@ -30,7 +31,8 @@ import TrustSuiteSupport
     }
 
     @Test func unreadableRequestsAreAnsweredNotFatal() throws {
-        let lines = "not json\n{\"id\":\"7\",\"family\":\"nope\",\"input\":{}}\n{\"id\":\"8\",\"family\":\"cbor\"}\n"
+        let lines =
+            "not json\n{\"id\":\"7\",\"family\":\"nope\",\"input\":{}}\n{\"id\":\"8\",\"family\":\"cbor\"}\n"
             + "{\"id\":\"9\",\"family\":\"cbor\",\"input\":{\"cborHex\":\"00\",\"mode\":\"ctap2\"}}\n"
         let outcome = try CLI.run(["adapter"], stdin: Data(lines.utf8))
         #expect(outcome.status == 0)
@@ -48,14 +50,18 @@ import TrustSuiteSupport
 /// `trustsuite run` and `trustsuite matrix` as a user calls them.
 @Suite struct RunAndMatrixCommandTests {
     @Test func aRunThatGradesNothingExitsOne() throws {
-        let none = try CLI.run(["run", "--family", "cbor", "--skip-flag", "LimitPolicy", "--only", "--fixtures",
-                                Locations.fixtures.appendingPathComponent("la-right").path])
+        let none = try CLI.run([
+            "run", "--family", "cbor", "--skip-flag", "LimitPolicy", "--only", "--fixtures",
+            Locations.fixtures.appendingPathComponent("la-right").path,
+        ])
         #expect(none.status == 1)
         #expect(none.stderr.contains("nothing was tested"))
         #expect(none.stdout.contains("NOTHING TESTED"))
 
-        let unsupported = try CLI.run(["run", "--family", "cbor", "--adapter",
-                                       "echo '{\"adapter\":\"none\",\"version\":\"1\",\"families\":[]}'; cat >/dev/null"])
+        let unsupported = try CLI.run([
+            "run", "--family", "cbor", "--adapter",
+            "echo '{\"adapter\":\"none\",\"version\":\"1\",\"families\":[]}'; cat >/dev/null",
+        ])
         #expect(unsupported.status == 1, "\(unsupported)")
         #expect(unsupported.stdout.contains("NOTHING TESTED"))
     }
@@ -87,11 +93,14 @@ import TrustSuiteSupport
         let markdown = folder.appendingPathComponent("m.md"), json = folder.appendingPathComponent("m.json")
         let html = folder.appendingPathComponent("m.html")
         // The reference against itself over the protocol, and a decoder that accepts everything.
-        let lenient = "exec python3 -c \"import sys, json; print(json.dumps({'adapter': 'yes', 'version': '1', 'families': ['cbor']}), flush=True)\n"
+        let lenient =
+            "exec python3 -c \"import sys, json; print(json.dumps({'adapter': 'yes', 'version': '1', 'families': ['cbor']}), flush=True)\n"
             + "for l in sys.stdin: print(json.dumps({'id': json.loads(l)['id'], 'result': 'valid'}), flush=True)\""
-        let outcome = try CLI.run(["matrix", "--family", "cbor", "--quiet",
-                                   "--adapter", "self=exec '\(CLI.binary.path)' adapter", "--adapter", "yes=\(lenient)",
-                                   "--markdown", markdown.path, "--json", json.path, "--html", html.path])
+        let outcome = try CLI.run([
+            "matrix", "--family", "cbor", "--quiet",
+            "--adapter", "self=exec '\(CLI.binary.path)' adapter", "--adapter", "yes=\(lenient)",
+            "--markdown", markdown.path, "--json", json.path, "--html", html.path,
+        ])
         #expect(outcome.status == 0, "\(outcome)")
         let matrix = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: json))
         let rows = try #require(matrix["rows"]?.arrayValue)
@@ -121,22 +130,27 @@ import TrustSuiteSupport
     @Test func matrixRunsAnAdapterList() throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let script = "import sys, json\nprint(json.dumps({'adapter': 'yes', 'version': '1', 'families': ['cbor']}), flush=True)\n"
+        let script =
+            "import sys, json\nprint(json.dumps({'adapter': 'yes', 'version': '1', 'families': ['cbor']}), flush=True)\n"
             + "for l in sys.stdin: print(json.dumps({'id': json.loads(l)['id'], 'result': 'valid'}), flush=True)\n"
         try Data(script.utf8).write(to: folder.appendingPathComponent("yes.py"))
         // An entry's NAME/error-map.json beside the list is its error map.
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("yes"), withIntermediateDirectories: true)
         try Data(#"[{"pattern": "short", "code": "truncated"}]"#.utf8).write(to: folder.appendingPathComponent("yes/error-map.json"))
         func entry(_ name: String, _ version: String, _ command: String) -> JSONValue {
-            .object(["name": .string(name), "language": .string("test"), "library": .string(name), "version": .string(version),
-                     "command": .string(command), "families": .array([.string("cbor")])])
+            .object([
+                "name": .string(name), "language": .string("test"), "library": .string(name), "version": .string(version),
+                "command": .string(command), "families": .array([.string("cbor")]),
+            ])
         }
         let list = folder.appendingPathComponent("adapters.json")
         let entries: [JSONValue] = [entry("yes", "2", "python3 yes.py"), entry("self", "0", "'\(CLI.binary.path)' adapter")]
         try Data(JSONValue.object(["schema": .string("trustsuite-adapters/1"), "adapters": .array(entries)]).jsonText.utf8).write(to: list)
         let json = folder.appendingPathComponent("m.json")
-        let outcome = try CLI.run(["matrix", "--family", "cbor", "--quiet", "--adapters", list.path,
-                                   "--adapter", "last=exec '\(CLI.binary.path)' adapter", "--json", json.path])
+        let outcome = try CLI.run([
+            "matrix", "--family", "cbor", "--quiet", "--adapters", list.path,
+            "--adapter", "last=exec '\(CLI.binary.path)' adapter", "--json", json.path,
+        ])
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.stderr.contains("yes reports version 1, the list pins 2"), "\(outcome)")
         let matrix = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: json))
@@ -149,8 +163,10 @@ import TrustSuiteSupport
 
         // A name used twice, and a list of another schema: refused, nothing run.
         let twice: [JSONValue] = [entry("yes", "1", "python3 yes.py"), entry("yes", "1", "python3 yes.py")]
-        for bad in [JSONValue.object(["schema": .string("trustsuite-adapters/1"), "adapters": .array(twice)]),
-                    JSONValue.object(["schema": .string("other/1"), "adapters": .array(entries)])] {
+        for bad in [
+            JSONValue.object(["schema": .string("trustsuite-adapters/1"), "adapters": .array(twice)]),
+            JSONValue.object(["schema": .string("other/1"), "adapters": .array(entries)]),
+        ] {
             try Data(bad.jsonText.utf8).write(to: list)
             let refused = try CLI.run(["matrix", "--family", "cbor", "--quiet", "--adapters", list.path, "--json", json.path])
             #expect(refused.status == 2 && refused.stderrLines.count == 1, "\(refused)")

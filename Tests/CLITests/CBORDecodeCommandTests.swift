@@ -21,18 +21,21 @@ import TrustSuiteSupport
     @Test func maxDepthPerLine() throws {
         func nested(_ levels: Int) -> String { String(repeating: "81", count: levels) + "00" }
         let input = [nested(64), nested(65), nested(512), nested(513), "c0a1616100"].joined(separator: "\n") + "\n"
-        let deep = try CLI.run(["cbor", "decode", "--tag-validity", "--max-depth", "512", "--lines", "--json"],
-                               stdin: Data(input.utf8))
+        let deep = try CLI.run(
+            ["cbor", "decode", "--tag-validity", "--max-depth", "512", "--lines", "--json"],
+            stdin: Data(input.utf8))
         #expect(deep.status == 0, "\(deep)")
         let answers = deep.stdout.split(separator: "\n").compactMap {
             try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8))
         }
-        #expect(answers.map { $0["error"]?.stringValue ?? "valid" }
-            == ["valid", "valid", "valid", "depthLimitExceeded", "invalidTagContent"])
+        #expect(
+            answers.map { $0["error"]?.stringValue ?? "valid" }
+                == ["valid", "valid", "valid", "depthLimitExceeded", "invalidTagContent"])
         #expect(answers.count == 5 && answers[3]["offset"]?.int64Value == 512)
         let shallow = try CLI.run(["cbor", "decode", "--lines"], stdin: Data(input.utf8))
-        #expect(shallow.stdout.split(separator: "\n").map { $0.contains("depthLimitExceeded") }
-            == [false, true, true, true, false], "\(shallow)")
+        #expect(
+            shallow.stdout.split(separator: "\n").map { $0.contains("depthLimitExceeded") }
+                == [false, true, true, true, false], "\(shallow)")
         let most = try CLI.run(["cbor", "decode", "--max-depth", "10000", "--mode", "ctap2", "--hex", nested(10_000)])
         #expect(most.status == 0 && most.stdout.hasPrefix("[[[["), "\(most.stderr)")
     }
@@ -40,8 +43,10 @@ import TrustSuiteSupport
     /// The working group's 1,381 tests through the CLI, one line each: with
     /// the options its processing asks for every verdict agrees; with the
     /// defaults only the five listed cases differ (two tag-content, three depth).
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: WorkingGroupVectors.folder.path),
-                   "the CBOR working group's vectors are not in the external folder"))
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: WorkingGroupVectors.folder.path),
+            "the CBOR working group's vectors are not in the external folder"))
     func workingGroupVerdictsPerLine() throws {
         let cases = WorkingGroupVectors.cases
         #expect(cases.count == 1_381)
@@ -57,7 +62,10 @@ import TrustSuiteSupport
         #expect(wrong.isEmpty, "\(wrong)")
         let defaults = try verdicts([])
         let differing = zip(cases, defaults).filter { $0.0.fail == $0.1 }.map(\.0.description)
-        #expect(differing == ["rfc8949/bad.cbor #45", "rfc8949/bad.cbor #46", "rfc8949/good.cbor #84",
-                              "rfc8949/good.cbor #85", "rfc8949/good.cbor #86"])
+        #expect(
+            differing == [
+                "rfc8949/bad.cbor #45", "rfc8949/bad.cbor #46", "rfc8949/good.cbor #84",
+                "rfc8949/good.cbor #85", "rfc8949/good.cbor #86",
+            ])
     }
 }

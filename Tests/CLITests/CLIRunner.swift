@@ -25,8 +25,10 @@ enum CLI {
 
     /// Runs `trustsuite arguments…` (or `executable arguments…`) with `stdin`
     /// as standard input, in `directory` when given; kills it after `timeout` seconds.
-    static func run(_ arguments: [String], executable: URL? = nil, stdin: Data = Data(), timeout: TimeInterval = 60,
-                    directory: URL? = nil) throws -> Outcome {
+    static func run(
+        _ arguments: [String], executable: URL? = nil, stdin: Data = Data(), timeout: TimeInterval = 60,
+        directory: URL? = nil
+    ) throws -> Outcome {
         let process = Process()
         process.executableURL = executable ?? binary
         if let directory { process.currentDirectoryURL = directory }
@@ -59,8 +61,9 @@ enum CLI {
         }
         process.waitUntilExit()
         group.wait()
-        return Outcome(status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
-                       stdout: String(decoding: outBox.get(), as: UTF8.self), stderr: String(decoding: errBox.get(), as: UTF8.self))
+        return Outcome(
+            status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+            stdout: String(decoding: outBox.get(), as: UTF8.self), stderr: String(decoding: errBox.get(), as: UTF8.self))
     }
 
     /// Writes `bytes` to `folder/name` and returns its URL.

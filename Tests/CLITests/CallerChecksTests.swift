@@ -10,12 +10,14 @@ import TrustSuiteSupport
     /// An adapter that refuses every vector and declares `checks`.
     static func adapter(_ checks: String, in folder: URL) throws -> String {
         let script = folder.appendingPathComponent("adapter-\(UUID().uuidString).py")
-        try Data("""
+        try Data(
+            """
             import json, sys
             print(json.dumps({"adapter": "checked", "version": "1", "families": ["app-attest-assertion"], "callerChecks": \(checks)}), flush=True)
             for line in sys.stdin:
                 print(json.dumps({"id": json.loads(line)["id"], "result": "invalid", "error": "no"}), flush=True)
-            """.utf8).write(to: script)
+            """.utf8
+        ).write(to: script)
         return "python3 \(script.path)"
     }
 
@@ -24,19 +26,24 @@ import TrustSuiteSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let vectors = Locations.fixtures.appendingPathComponent("app-attest/assertion.json").path
         let json = folder.appendingPathComponent("run.json")
-        let run = try CLI.run(["run", "--only", "--fixtures", vectors, "--quiet", "--adapter", try Self.adapter(#"["keyId", "counter"]"#, in: folder),
-                               "--json", json.path])
+        let run = try CLI.run([
+            "run", "--only", "--fixtures", vectors, "--quiet", "--adapter", try Self.adapter(#"["keyId", "counter"]"#, in: folder),
+            "--json", json.path,
+        ])
         #expect(run.stdout.contains("(caller checks: keyId, counter"), "\(run)")
         let report = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: json))
         #expect(report["callerChecks"] == .array([.string("keyId"), .string("counter")]))
 
         let names = ["m.json", "m.md", "m.html"].map { folder.appendingPathComponent($0) }
-        let matrix = try CLI.run(["matrix", "--only", "--fixtures", vectors, "--quiet",
-                                  "--adapter", "both=" + (try Self.adapter(#"["keyId", "counter"]"#, in: folder)),
-                                  "--adapter", "none=" + (try Self.adapter("[]", in: folder)),
-                                  "--json", names[0].path, "--markdown", names[1].path, "--html", names[2].path])
+        let matrix = try CLI.run([
+            "matrix", "--only", "--fixtures", vectors, "--quiet",
+            "--adapter", "both=" + (try Self.adapter(#"["keyId", "counter"]"#, in: folder)),
+            "--adapter", "none=" + (try Self.adapter("[]", in: folder)),
+            "--json", names[0].path, "--markdown", names[1].path, "--html", names[2].path,
+        ])
         #expect(matrix.status == 0, "\(matrix)")
-        let implementations = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: names[0]))["implementations"]?.arrayValue ?? []
+        let implementations =
+            try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: names[0]))["implementations"]?.arrayValue ?? []
         func checks(_ name: String) -> JSONValue? { implementations.first { $0["name"]?.stringValue == name }?["callerChecks"] }
         #expect(checks("both") == .array([.string("keyId"), .string("counter")]))
         #expect(checks("none") == .array([]))

@@ -20,15 +20,19 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: team.folder) }
         let fifo = team.folder.appendingPathComponent("fifo")
         #expect(mkfifo(fifo.path, 0o600) == 0)
-        let path = switch kind {
-        case "fifo": fifo.path
-        case "device": try Self.characterDevice(in: team.folder)
-        case "directory": team.folder.path
-        default: team.folder.appendingPathComponent("none/bits.json").path
-        }
+        let path =
+            switch kind {
+            case "fifo": fifo.path
+            case "device": try Self.characterDevice(in: team.folder)
+            case "directory": team.folder.path
+            default: team.folder.appendingPathComponent("none/bits.json").path
+            }
         let started = ContinuousClock.now
-        let outcome = try CLI.run(["serve", "devicecheck", "--port", "0", "--team", Team.id, "--key", team.keyArgument,
-                                   "--state", path], timeout: 20)
+        let outcome = try CLI.run(
+            [
+                "serve", "devicecheck", "--port", "0", "--team", Team.id, "--key", team.keyArgument,
+                "--state", path,
+            ], timeout: 20)
         #expect(ContinuousClock.now - started < .seconds(10))
         #expect(!outcome.signaled && outcome.status == 2, "\(outcome)")
         #expect(outcome.stdout.isEmpty, "\(outcome)")
@@ -71,8 +75,9 @@ import TestSupport
         }
         #expect(try curl(url, bearer: token(alg: "ES256"), body: request(try team.token(device))) == (200, "Failed to find bit state"))
         for alg in ["HS256", "none", "ES384", "RS256", "es256", "ES512"] {
-            #expect(try curl(url, bearer: token(alg: alg), body: request(try team.token(device)))
-                == (401, "Unable to verify authorization token"), "alg \(alg)")
+            #expect(
+                try curl(url, bearer: token(alg: alg), body: request(try team.token(device)))
+                    == (401, "Unable to verify authorization token"), "alg \(alg)")
         }
     }
 
@@ -81,8 +86,9 @@ import TestSupport
     /// (header), one that trickles its body (body) is closed within a few
     /// seconds of its one-second limit, while it is still sending; the
     /// service keeps serving.
-    @Test(.enabled(if: DeviceCheckServiceTests.curlAvailable, "curl not installed (.ci/run installs it)"),
-          arguments: ["idle", "header", "body"])
+    @Test(
+        .enabled(if: DeviceCheckServiceTests.curlAvailable, "curl not installed (.ci/run installs it)"),
+        arguments: ["idle", "header", "body"])
     func slowClientsAreClosed(_ limit: String) async throws {
         let team = try Team()
         defer { try? FileManager.default.removeItem(at: team.folder) }
@@ -111,9 +117,12 @@ import TestSupport
         let elapsed = ContinuousClock.now - started
         #expect(closed, "\(limit): not closed")
         #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(8), "\(limit): closed after \(elapsed)")
-        if limit != "idle" { #expect(sent < (limit == "header" ? head.utf8.count : 60), "\(limit): sent it all (\(sent) bytes) before the close") }
-        #expect(try curl(service.base + "/v1/query_two_bits", bearer: try await team.jwt(), body: request(try team.token(team.device("p")))).0
-            == 200)
+        if limit != "idle" {
+            #expect(sent < (limit == "header" ? head.utf8.count : 60), "\(limit): sent it all (\(sent) bytes) before the close")
+        }
+        #expect(
+            try curl(service.base + "/v1/query_two_bits", bearer: try await team.jwt(), body: request(try team.token(team.device("p")))).0
+                == 200)
     }
 
     /// SIGTERM while a client holds a request open (headers sent, body
@@ -123,13 +132,17 @@ import TestSupport
         let team = try Team()
         defer { try? FileManager.default.removeItem(at: team.folder) }
         let state = team.folder.appendingPathComponent("bits.json")
-        let service = try LocalDeviceCheck(folder: team.folder, team: Team.id, keys: [team.keyArgument], state: state,
-                                           extra: ["--body-timeout", "3600", "--idle-timeout", "3600", "--shutdown-grace", "1"])
+        let service = try LocalDeviceCheck(
+            folder: team.folder, team: Team.id, keys: [team.keyArgument], state: state,
+            extra: ["--body-timeout", "3600", "--idle-timeout", "3600", "--shutdown-grace", "1"])
         defer { service.crash() }
         let client = try RawClient(port: service.port)
         let bearer = try await team.jwt()
-        #expect(client.send(Array(("POST /v1/update_two_bits HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(bearer)\r\n"
-            + "Content-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"device_token\":").utf8)))
+        #expect(
+            client.send(
+                Array(
+                    ("POST /v1/update_two_bits HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(bearer)\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"device_token\":").utf8)))
         try await Task.sleep(for: .milliseconds(300))
         // The wait below blocks its thread on purpose: the elapsed time is the
         // measure, and a sleeping task resumed late on CI's loaded pool read

@@ -54,8 +54,10 @@ struct Team {
     /// A software device in the team's folder, and a way to mint its tokens.
     func device(_ name: String) throws -> String {
         let state = folder.appendingPathComponent(name).path
-        let made = try CLI.run(["device", "init", "--state", state, "--app-id", "\(Self.id).org.trustsuite.example",
-                                "--environment", "development"])
+        let made = try CLI.run([
+            "device", "init", "--state", state, "--app-id", "\(Self.id).org.trustsuite.example",
+            "--environment", "development",
+        ])
         guard made.status == 0 else { throw DeviceError("device init: \(made)") }
         return state
     }
@@ -67,8 +69,10 @@ struct Team {
     }
 
     /// An ES256 developer token (jwt-kit), issued `age` seconds ago.
-    func jwt(team: String = Team.id, keyId: String = Team.keyId, key: P256.Signing.PrivateKey? = nil,
-             age: TimeInterval = 0) async throws -> String {
+    func jwt(
+        team: String = Team.id, keyId: String = Team.keyId, key: P256.Signing.PrivateKey? = nil,
+        age: TimeInterval = 0
+    ) async throws -> String {
         struct Claims: JWTPayload {
             var iss: IssuerClaim
             var iat: IssuedAtClaim
@@ -76,8 +80,9 @@ struct Team {
         }
         let keys = JWTKeyCollection()
         await keys.add(ecdsa: try ES256PrivateKey(backing: key ?? privateKey), kid: JWKIdentifier(string: keyId))
-        return try await keys.sign(Claims(iss: IssuerClaim(value: team), iat: IssuedAtClaim(value: Date().addingTimeInterval(-age))),
-                                   kid: JWKIdentifier(string: keyId))
+        return try await keys.sign(
+            Claims(iss: IssuerClaim(value: team), iat: IssuedAtClaim(value: Date().addingTimeInterval(-age))),
+            kid: JWKIdentifier(string: keyId))
     }
 }
 
@@ -118,9 +123,12 @@ var currentMonth: String {
         let service = try LocalDeviceCheck(folder: team.folder, team: Team.id, keys: [team.keyArgument])
         defer { service.stop() }
         let device = try team.device("phone")
-        let outcome = try CLI.run([Locations.packageRoot.appendingPathComponent("Adapters/_devicecheck-client/client.py").path, "roundtrip",
-                                   service.base, Team.id, Team.keyId, team.p8.path, try team.token(device), try team.token(device),
-                                   other.path], executable: URL(fileURLWithPath: try #require(Locations.adapterPython)))
+        let outcome = try CLI.run(
+            [
+                Locations.packageRoot.appendingPathComponent("Adapters/_devicecheck-client/client.py").path, "roundtrip",
+                service.base, Team.id, Team.keyId, team.p8.path, try team.token(device), try team.token(device),
+                other.path,
+            ], executable: URL(fileURLWithPath: try #require(Locations.adapterPython)))
         try #require(outcome.status == 0, "\(outcome)")
         let answers = try JSONDecoder().decode(JSONValue.self, from: Data(outcome.stdout.utf8))
         func status(_ step: String) -> Int64? { answers[step]?["status"]?.int64Value }
@@ -129,11 +137,19 @@ var currentMonth: String {
         #expect(status("query_before") == 200)
         #expect(body("query_before") == .string("Failed to find bit state"))
         #expect(status("set_bit0") == 200)
-        #expect(body("query_after_bit0") == .object(["bit0": .bool(true), "bit1": .bool(false),
-                                                      "last_update_time": .string(currentMonth)]))
+        #expect(
+            body("query_after_bit0")
+                == .object([
+                    "bit0": .bool(true), "bit1": .bool(false),
+                    "last_update_time": .string(currentMonth),
+                ]))
         #expect(status("set_bit1") == 200 && status("clear_bit0") == 200)
-        #expect(body("query_after_bit1") == .object(["bit0": .bool(false), "bit1": .bool(true),
-                                                      "last_update_time": .string(currentMonth)]))
+        #expect(
+            body("query_after_bit1")
+                == .object([
+                    "bit0": .bool(false), "bit1": .bool(true),
+                    "last_update_time": .string(currentMonth),
+                ]))
         for step in ["wrong_key", "wrong_team", "unknown_key_id"] {
             #expect(status(step) == 401, "\(step)")
             #expect(body(step) == .string("Unable to verify authorization token"), "\(step)")
@@ -151,12 +167,14 @@ var currentMonth: String {
         let device = try team.device("phone")
         let bearer = try await team.jwt()
         let url = service.base + "/v1/"
-        #expect(try curl(url + "query_two_bits", bearer: bearer, body: request(try team.token(device))) == (200, "Failed to find bit state"))
+        #expect(
+            try curl(url + "query_two_bits", bearer: bearer, body: request(try team.token(device))) == (200, "Failed to find bit state"))
         #expect(try curl(url + "update_two_bits", bearer: bearer, body: request(try team.token(device), ",\"bit1\":true")) == (200, ""))
         let (status, text) = try curl(url + "query_two_bits", bearer: bearer, body: request(try team.token(device)))
         #expect(status == 200)
-        #expect(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
-            == .object(["bit0": .bool(false), "bit1": .bool(true), "last_update_time": .string(currentMonth)]))
+        #expect(
+            try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+                == .object(["bit0": .bool(false), "bit1": .bool(true), "last_update_time": .string(currentMonth)]))
         #expect(try curl(url + "validate_device_token", bearer: bearer, body: request(try team.token(device))) == (200, ""))
 
         let unauthorized = (401, "Unable to verify authorization token")
@@ -165,20 +183,26 @@ var currentMonth: String {
         #expect(try curl(url + "query_two_bits", bearer: try await team.jwt(age: 3700), body: request(token)) == unauthorized)
         #expect(try curl(url + "query_two_bits", bearer: try await team.jwt(team: "OTHER12345"), body: request(token)) == unauthorized)
         #expect(try curl(url + "query_two_bits", bearer: try await team.jwt(keyId: "UNKNOWN123"), body: request(token)) == unauthorized)
-        #expect(try curl(url + "query_two_bits", bearer: try await team.jwt(key: P256.Signing.PrivateKey()), body: request(token))
-            == unauthorized)
+        #expect(
+            try curl(url + "query_two_bits", bearer: try await team.jwt(key: P256.Signing.PrivateKey()), body: request(token))
+                == unauthorized)
         #expect(try curl(url + "query_two_bits", bearer: "not.a.jwt", body: request(token)) == unauthorized)
 
-        #expect(try curl(url + "query_two_bits", bearer: bearer, body: "{not json")
-            == (400, "Missing or incorrectly formatted device token payload"))
-        #expect(try curl(url + "update_two_bits", bearer: bearer, body: request(token, ",\"bit0\":\"yes\""))
-            == (400, "Missing or incorrectly formatted bits"))
+        #expect(
+            try curl(url + "query_two_bits", bearer: bearer, body: "{not json")
+                == (400, "Missing or incorrectly formatted device token payload"))
+        #expect(
+            try curl(url + "update_two_bits", bearer: bearer, body: request(token, ",\"bit0\":\"yes\""))
+                == (400, "Missing or incorrectly formatted bits"))
         #expect(try curl(url + "update_two_bits", bearer: bearer, body: request(token)) == (400, "Missing or incorrectly formatted bits"))
-        #expect(try curl(url + "query_two_bits", bearer: bearer,
-                         body: "{\"device_token\":\"\(token)\",\"transaction_id\":\"t\",\"timestamp\":\"soon\"}")
-            == (400, "Missing or incorrectly formatted time stamp"))
-        #expect(try curl(url + "query_two_bits", bearer: bearer, body: "{\"device_token\":\"\(token)\",\"timestamp\":1}")
-            == (400, "Invalid or missing transaction id"))
+        #expect(
+            try curl(
+                url + "query_two_bits", bearer: bearer,
+                body: "{\"device_token\":\"\(token)\",\"transaction_id\":\"t\",\"timestamp\":\"soon\"}")
+                == (400, "Missing or incorrectly formatted time stamp"))
+        #expect(
+            try curl(url + "query_two_bits", bearer: bearer, body: "{\"device_token\":\"\(token)\",\"timestamp\":1}")
+                == (400, "Invalid or missing transaction id"))
         #expect(try curl(url + "query_two_bits", bearer: bearer, body: nil, method: "GET").0 == 405)
         #expect(try curl(service.base + "/v2/nothing", bearer: bearer, body: "{}").0 == 404)
         let large = team.folder.appendingPathComponent("large.json")
@@ -200,9 +224,12 @@ var currentMonth: String {
         let service = try LocalDeviceCheck(folder: team.folder, team: Team.id, keys: [team.keyArgument], state: state)
         defer { service.stop() }
         let tokens = try (0..<4).map { try team.token(try team.device("device\($0)")) }
-        let outcome = try CLI.run([Locations.packageRoot.appendingPathComponent("Adapters/_devicecheck-client/client.py").path, "load",
-                                   service.base, Team.id, Team.keyId, team.p8.path, "10000", "8"] + tokens,
-                                  executable: URL(fileURLWithPath: try #require(Locations.adapterPython)), timeout: 600)
+        let outcome = try CLI.run(
+            [
+                Locations.packageRoot.appendingPathComponent("Adapters/_devicecheck-client/client.py").path, "load",
+                service.base, Team.id, Team.keyId, team.p8.path, "10000", "8",
+            ] + tokens,
+            executable: URL(fileURLWithPath: try #require(Locations.adapterPython)), timeout: 600)
         try #require(outcome.status == 0, "\(outcome)")
         let figures = try JSONDecoder().decode(JSONValue.self, from: Data(outcome.stdout.utf8))
         #expect(figures["requests"]?.int64Value == 10_000)
@@ -226,8 +253,10 @@ var currentMonth: String {
             let service = try LocalDeviceCheck(folder: team.folder, team: Team.id, keys: [team.keyArgument], state: state)
             let url = service.base + "/v1/"
             // An acknowledged update, then a stream of updates cut by the kill.
-            #expect(try curl(url + "update_two_bits", bearer: bearer,
-                             body: request(try team.token(device), ",\"bit0\":\(round % 2 == 0)")) == (200, ""))
+            #expect(
+                try curl(
+                    url + "update_two_bits", bearer: bearer,
+                    body: request(try team.token(device), ",\"bit0\":\(round % 2 == 0)")) == (200, ""))
             // Other devices: any token Apple's format does not name stands for a device of its own.
             let tokens = (0..<40).map { _ in Data((0..<48).map { _ in UInt8.random(in: 0...255) }).base64EncodedString() }
             // The flood runs on a dispatch thread, not the cooperative pool,
@@ -237,7 +266,8 @@ var currentMonth: String {
             let flooded = DispatchGroup()
             flooded.enter()
             DispatchQueue.global().async {
-                for token in tokens where (try? curl(url + "update_two_bits", bearer: bearer, body: request(token, ",\"bit1\":true")))?.0 == 200 {
+                for token in tokens
+                where (try? curl(url + "update_two_bits", bearer: bearer, body: request(token, ",\"bit1\":true")))?.0 == 200 {
                     acknowledged.append(token)
                 }
                 flooded.leave()
@@ -259,8 +289,9 @@ var currentMonth: String {
         #expect(!acknowledged.items.isEmpty)
         for token in acknowledged.items {
             let (status, text) = try curl(service.base + "/v1/query_two_bits", bearer: bearer, body: request(token))
-            #expect(status == 200 && (try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)))?["bit1"] == .bool(true),
-                    "acknowledged update lost: \(status) \(text)")
+            #expect(
+                status == 200 && (try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)))?["bit1"] == .bool(true),
+                "acknowledged update lost: \(status) \(text)")
         }
     }
 }
@@ -278,8 +309,10 @@ var currentMonth: String {
         let clientData = try CLI.file("client.json", Array("{}".utf8), in: team.folder)
         let counters = ConcurrentBox()
         DispatchQueue.concurrentPerform(iterations: 12) { _ in
-            let outcome = try? CLI.run(["device", "assert", "--state", state, "--key-id", keyId, "--client-data", clientData.path,
-                                        "--json"])
+            let outcome = try? CLI.run([
+                "device", "assert", "--state", state, "--key-id", keyId, "--client-data", clientData.path,
+                "--json",
+            ])
             let counter = outcome.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.stdout.utf8))["counter"]?.int64Value }
             counters.append(counter ?? -1)
         }

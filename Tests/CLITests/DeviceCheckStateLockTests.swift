@@ -26,28 +26,40 @@ import TrustSuiteSupport
         defer { first.crash() }
         let device = try team.device("phone")
         let bearer = try await team.jwt()
-        #expect(try curl(first.base + "/v1/update_two_bits", bearer: bearer, body: request(try team.token(device), ",\"bit0\":true")) == (200, ""))
+        #expect(
+            try curl(first.base + "/v1/update_two_bits", bearer: bearer, body: request(try team.token(device), ",\"bit0\":true")) == (
+                200, ""
+            ))
 
         let started = ContinuousClock.now
-        let second = try CLI.run(["serve", "devicecheck", "--port", "0", "--team", Team.id, "--key", team.keyArgument,
-                                  "--state", state.path], timeout: 20)
+        let second = try CLI.run(
+            [
+                "serve", "devicecheck", "--port", "0", "--team", Team.id, "--key", team.keyArgument,
+                "--state", state.path,
+            ], timeout: 20)
         #expect(ContinuousClock.now - started < .seconds(10), "the second service ran until it was killed")
         #expect(!second.signaled && second.status == 2, "\(second)")
         #expect(second.stdout.isEmpty, "\(second)")
         #expect(second.stderrLines.count == 1, "\(second)")
-        #expect(second.stderr.hasPrefix("trustsuite: the state \(state.path) is in use by another service (pid \(first.process.processIdentifier))"),
-                "\(second)")
+        #expect(
+            second.stderr.hasPrefix(
+                "trustsuite: the state \(state.path) is in use by another service (pid \(first.process.processIdentifier))"),
+            "\(second)")
         // The first service's journal is still there and still answers.
         #expect(FileManager.default.fileExists(atPath: state.path + ".journal"))
-        #expect(try curl(first.base + "/v1/update_two_bits", bearer: bearer, body: request(try team.token(device), ",\"bit1\":true")) == (200, ""))
+        #expect(
+            try curl(first.base + "/v1/update_two_bits", bearer: bearer, body: request(try team.token(device), ",\"bit1\":true")) == (
+                200, ""
+            ))
 
         first.crash()
         let third = try LocalDeviceCheck(folder: team.folder, team: Team.id, keys: [team.keyArgument], state: state)
         defer { third.stop() }
         let (status, text) = try curl(third.base + "/v1/query_two_bits", bearer: bearer, body: request(try team.token(device)))
         #expect(status == 200)
-        #expect(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
-            == .object(["bit0": .bool(true), "bit1": .bool(true), "last_update_time": .string(currentMonth)]))
+        #expect(
+            try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+                == .object(["bit0": .bool(true), "bit1": .bool(true), "last_update_time": .string(currentMonth)]))
     }
 
     /// `FILE.lock` planted as a symbolic link to another file is not
@@ -59,8 +71,11 @@ import TrustSuiteSupport
         let target = team.folder.appendingPathComponent("precious.txt")
         try Data("keep me\n".utf8).write(to: target)
         #expect(symlink(target.path, state.path + ".lock") == 0)
-        let outcome = try CLI.run(["serve", "devicecheck", "--port", "0", "--team", Team.id, "--key", team.keyArgument,
-                                   "--state", state.path], timeout: 20)
+        let outcome = try CLI.run(
+            [
+                "serve", "devicecheck", "--port", "0", "--team", Team.id, "--key", team.keyArgument,
+                "--state", state.path,
+            ], timeout: 20)
         #expect(!outcome.signaled && outcome.status == 2, "\(outcome)")
         #expect(outcome.stderrLines.count == 1 && outcome.stderr.contains("symbolic link"), "\(outcome)")
         #expect(try String(contentsOf: target, encoding: .utf8) == "keep me\n")
@@ -75,8 +90,11 @@ import TrustSuiteSupport
         let state = team.folder.appendingPathComponent("bits.json")
         let text = #"{"format": "trustsuite-devicecheck-state/2", "devices": {}}"#
         try Data(text.utf8).write(to: state)
-        let outcome = try CLI.run(["serve", "devicecheck", "--port", "0", "--team", Team.id, "--key", team.keyArgument,
-                                   "--state", state.path], timeout: 20)
+        let outcome = try CLI.run(
+            [
+                "serve", "devicecheck", "--port", "0", "--team", Team.id, "--key", team.keyArgument,
+                "--state", state.path,
+            ], timeout: 20)
         #expect(!outcome.signaled && outcome.status == 2, "\(outcome)")
         #expect(outcome.stderrLines.count == 1 && outcome.stderr.contains("format \"trustsuite-devicecheck-state/2\""), "\(outcome)")
         #expect(try String(contentsOf: state, encoding: .utf8) == text)
@@ -88,14 +106,18 @@ import TrustSuiteSupport
     @Test func aHugeContentLengthGets413AtOnce() async throws {
         let team = try Team()
         defer { try? FileManager.default.removeItem(at: team.folder) }
-        let service = try LocalDeviceCheck(folder: team.folder, team: Team.id, keys: [team.keyArgument],
-                                           extra: ["--body-timeout", "3600", "--idle-timeout", "3600"])
+        let service = try LocalDeviceCheck(
+            folder: team.folder, team: Team.id, keys: [team.keyArgument],
+            extra: ["--body-timeout", "3600", "--idle-timeout", "3600"])
         defer { service.stop() }
         let client = try RawClient(port: service.port)
         let bearer = try await team.jwt()
         let started = ContinuousClock.now
-        #expect(client.send(Array(("POST /v1/update_two_bits HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(bearer)\r\n"
-            + "Content-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n").utf8)))
+        #expect(
+            client.send(
+                Array(
+                    ("POST /v1/update_two_bits HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(bearer)\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n").utf8)))
         let answer = client.receiveHead(seconds: 10)
         #expect(answer.hasPrefix("HTTP/1.1 413"), "got \(answer.prefix(200))")
         #expect(ContinuousClock.now - started < .seconds(5))
@@ -112,17 +134,20 @@ import TrustSuiteSupport
         let errors = team.folder.appendingPathComponent("stderr.txt")
         // SIGXFSZ ignored (inherited through exec): the write fails with EFBIG instead of killing the service.
         let script = "ulimit -f 2; trap '' XFSZ; exec \"$0\" \"$@\" 2>\"\(errors.path)\""
-        let server = try ListeningProcess(executable: URL(fileURLWithPath: "/bin/sh"), arguments: [
-            "-c", script, CLI.binary.path, "serve", "devicecheck", "--port", "0", "--team", Team.id, "--key", team.keyArgument,
-            "--state", state.path,
-        ])
+        let server = try ListeningProcess(
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            arguments: [
+                "-c", script, CLI.binary.path, "serve", "devicecheck", "--port", "0", "--team", Team.id, "--key", team.keyArgument,
+                "--state", state.path,
+            ])
         defer { server.crash() }
         let device = try team.device("phone")
         let bearer = try await team.jwt()
         var statuses: [Int] = []
         for index in 0..<60 where server.process.isRunning {
-            let (status, _) = try curl("http://127.0.0.1:\(server.port)/v1/update_two_bits", bearer: bearer,
-                                       body: request(try team.token(device), ",\"bit0\":\(index % 2 == 0)"))
+            let (status, _) = try curl(
+                "http://127.0.0.1:\(server.port)/v1/update_two_bits", bearer: bearer,
+                body: request(try team.token(device), ",\"bit0\":\(index % 2 == 0)"))
             statuses.append(status)
             if status != 200 { break }
         }

@@ -17,23 +17,28 @@ import TestSupport
         """
 
     /// Accepts everything but `1c`, which it refuses with the wrong code.
-    static let adapter = "exec python3 -c \"import sys, json; print(json.dumps({'adapter': 'gate', 'version': '1', 'families': ['cbor'], 'codes': True}), flush=True)\n"
+    static let adapter =
+        "exec python3 -c \"import sys, json; print(json.dumps({'adapter': 'gate', 'version': '1', 'families': ['cbor'], 'codes': True}), flush=True)\n"
         + "for l in sys.stdin:\n r = json.loads(l); bad = r['input']['cborHex'] == '1c'\n"
         + " print(json.dumps({'id': r['id'], 'result': 'invalid' if bad else 'valid', 'error': 'short', 'code': 'truncated'}), flush=True)\""
 
     func run(expected: [String: String], in folder: URL, extra: [String] = []) throws -> CLI.Outcome {
         let file = try CLI.file("expected-\(UUID().uuidString).json", Array(try JSONEncoder().encode(expected)), in: folder)
         let fixtures = try CLI.file("gate.json", Array(Self.vectors.utf8), in: folder)
-        return try CLI.run(["run", "--only", "--fixtures", fixtures.path, "--quiet", "--adapter", Self.adapter,
-                            "--expected", file.path] + extra)
+        return try CLI.run(
+            [
+                "run", "--only", "--fixtures", fixtures.path, "--quiet", "--adapter", Self.adapter,
+                "--expected", file.path,
+            ] + extra)
     }
 
     @Test func aCompleteListPassesAMissingOrStaleEntryFails() throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let sarif = folder.appendingPathComponent("run.sarif")
-        let complete = try run(expected: ["gate::2": "accepts a stray break", "gate::3": "says truncated"], in: folder,
-                               extra: ["--sarif", sarif.path])
+        let complete = try run(
+            expected: ["gate::2": "accepts a stray break", "gate::3": "says truncated"], in: folder,
+            extra: ["--sarif", sarif.path])
         #expect(complete.status == 0, "\(complete)")
         #expect(complete.stdout.contains("2 listed, 0 not listed, 0 stale"), "\(complete)")
 

@@ -19,15 +19,18 @@ struct GoKeyUsageTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let binary = folder.appendingPathComponent("go-default-key-usage").path
         let source = Locations.packageRoot.appendingPathComponent("Tests/Adapters/go_default_key_usage_adapter.go").path
-        let built = try Processes.output(["GO111MODULE=off", "GOFLAGS=", "GOPROXY=off", "GOPATH=\(folder.path)/gopath",
-                                          "GOCACHE=\(folder.path)/gocache", go, "build", "-o", binary, source])
+        let built = try Processes.output([
+            "GO111MODULE=off", "GOFLAGS=", "GOPROXY=off", "GOPATH=\(folder.path)/gopath",
+            "GOCACHE=\(folder.path)/gocache", go, "build", "-o", binary, source,
+        ])
         try #require(built.status == 0, "go build failed")
         let json = folder.appendingPathComponent("run.json")
         let fixtures = ["app-attest/attestation.json", "app-attest/attestation-ios27.json", "real/attestation.json"]
         // Apple's App Attestation root, the anchor of the real vectors (they name none), as the adapter's caller would configure it.
         let appleRoot = Locations.externalVectors.appendingPathComponent("app-attest/Apple_App_Attestation_Root_CA.pem").path
-        let outcome = try CLI.run(["run", "--only"] + fixtures.flatMap { ["--fixtures", Locations.fixtures.appendingPathComponent($0).path] }
-                                  + ["--quiet", "--adapter", "\(binary) \(appleRoot)", "--json", json.path], timeout: 300)
+        let outcome = try CLI.run(
+            ["run", "--only"] + fixtures.flatMap { ["--fixtures", Locations.fixtures.appendingPathComponent($0).path] }
+                + ["--quiet", "--adapter", "\(binary) \(appleRoot)", "--json", json.path], timeout: 300)
         #expect(outcome.status == 1, "\(outcome)")
         let cases = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: json))["cases"]?.arrayValue ?? []
         func result(_ id: String) throws -> JSONValue { try #require(cases.first { $0["id"]?.stringValue == id }, "\(id)") }
@@ -61,5 +64,7 @@ struct GoKeyUsageTests {
 
 /// Where the Go toolchain is, if installed.
 enum GoToolchain {
-    static let go: String? = ["/usr/bin/go", "/usr/local/go/bin/go", "/usr/lib/go/bin/go"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let go: String? = ["/usr/bin/go", "/usr/local/go/bin/go", "/usr/lib/go/bin/go"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 }

@@ -32,10 +32,14 @@ import TestSupport
         var all: [[String]] = []
         for path in [fifo, characterDevice, directory] {
             all += [
-                ["verify", "attestation", path, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "production",
-                 "--time", "2024-01-01T00:00:00Z"],
-                ["verify", "attestation", garbage, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "production",
-                 "--time", "2024-01-01T00:00:00Z", "--anchor", path],
+                [
+                    "verify", "attestation", path, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "production",
+                    "--time", "2024-01-01T00:00:00Z",
+                ],
+                [
+                    "verify", "attestation", garbage, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "production",
+                    "--time", "2024-01-01T00:00:00Z", "--anchor", path,
+                ],
                 ["verify", "assertion", path, "--public-key", key, "--client-data", garbage, "--app-id", "A.b", "--previous-counter", "0"],
                 ["verify", "assertion", garbage, "--public-key", key, "--client-data", path, "--app-id", "A.b", "--previous-counter", "0"],
                 ["verify", "receipt", path, "--time", "2024-01-01T00:00:00Z"],
@@ -88,20 +92,38 @@ import TestSupport
             ["matrix"], ["matrix", "--adapter", "noequals", "--json", missing + ".json"],
             ["matrix", "--adapter", "=cat", "--json", missing + ".json"], ["matrix", "--markdown", directory],
             ["matrix", "--adapter", "reference=cat", "--json", missing + ".json"], ["matrix", "--timeout", "inf", "--json", missing],
-            ["matrix", "--adapters", missing, "--json", missing + ".json"], ["matrix", "--adapters", directory, "--json", missing + ".json"],
+            ["matrix", "--adapters", missing, "--json", missing + ".json"],
+            ["matrix", "--adapters", directory, "--json", missing + ".json"],
             ["matrix", "--adapters", garbage, "--json", missing + ".json"],
-            ["list", "--fixtures", missing, "--only"], ["list", "--fixtures", directory + "/\u{1}x", "--only"], ["list", "--fixtures", garbage, "--only"],
+            ["list", "--fixtures", missing, "--only"], ["list", "--fixtures", directory + "/\u{1}x", "--only"],
+            ["list", "--fixtures", garbage, "--only"],
             ["adapter", "--bogus"],
             // verify
-            ["verify", "attestation", missing, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "production", "--time", "2024-01-01T00:00:00Z"],
-            ["verify", "attestation", directory, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "production", "--time", "2024-01-01T00:00:00Z"],
-            ["verify", "attestation", garbage, "--key-id", "", "--challenge", key, "--app-id", "A.b", "--environment", "production", "--time", "2024-01-01T00:00:00Z"],
-            ["verify", "attestation", garbage, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "staging", "--time", "2024-01-01T00:00:00Z"],
-            ["verify", "attestation", garbage, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "production",
-             "--time", "2024-13-45T99:00:00Z"],
+            [
+                "verify", "attestation", missing, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "production",
+                "--time", "2024-01-01T00:00:00Z",
+            ],
+            [
+                "verify", "attestation", directory, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "production",
+                "--time", "2024-01-01T00:00:00Z",
+            ],
+            [
+                "verify", "attestation", garbage, "--key-id", "", "--challenge", key, "--app-id", "A.b", "--environment", "production",
+                "--time", "2024-01-01T00:00:00Z",
+            ],
+            [
+                "verify", "attestation", garbage, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "staging",
+                "--time", "2024-01-01T00:00:00Z",
+            ],
+            [
+                "verify", "attestation", garbage, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "production",
+                "--time", "2024-13-45T99:00:00Z",
+            ],
             // With --time, so the refusal is the anchor's (a folder), not the missing time's.
-            ["verify", "attestation", garbage, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "production",
-             "--time", "2024-01-01T00:00:00Z", "--anchor", directory],
+            [
+                "verify", "attestation", garbage, "--key-id", key, "--challenge", key, "--app-id", "A.b", "--environment", "production",
+                "--time", "2024-01-01T00:00:00Z", "--anchor", directory,
+            ],
             ["verify", "assertion", garbage, "--public-key", "", "--client-data", garbage, "--app-id", "A.b", "--previous-counter", "0"],
             ["verify", "assertion", garbage, "--public-key", key, "--client-data", missing, "--app-id", "A.b", "--previous-counter", "0"],
             ["verify", "assertion", garbage, "--public-key", key, "--client-data", garbage, "--app-id", "A.b", "--previous-counter", huge],
@@ -134,10 +156,15 @@ import TestSupport
             ["device", "devicecheck-token", "--state", missing], ["device", "devicecheck-token", "--state", ""],
             // issue 41: a missing parent is refused (not created), a file where the parent belongs too,
             // and Foundation's errors come out as one line with the system's reason.
-            ["device", "init", "--state", missing + "/nested/phone", "--app-id", "ABCDE12345.org.example.app", "--environment", "production"],
+            [
+                "device", "init", "--state", missing + "/nested/phone", "--app-id", "ABCDE12345.org.example.app", "--environment",
+                "production",
+            ],
             ["device", "init", "--state", garbage + "/phone", "--app-id", "ABCDE12345.org.example.app", "--environment", "production"],
-            ["device", "init", "--state", "/proc/trustsuite-hostile-phone", "--app-id", "ABCDE12345.org.example.app",
-             "--environment", "production"],
+            [
+                "device", "init", "--state", "/proc/trustsuite-hostile-phone", "--app-id", "ABCDE12345.org.example.app",
+                "--environment", "production",
+            ],
             ["generate", "app-attest", "--out", garbage + "/vectors"], ["generate", "app-attest", "--out", "/proc/trustsuite-hostile"],
             // serve (each refused before it listens)
             ["serve", "devicecheck", "--port", huge, "--team", "T", "--key", "K=" + garbage],
@@ -190,7 +217,9 @@ import TestSupport
             // no subcommand / unknown subcommand
             ["frobnicate"], [""],
         ]
-        all.append(["verify", "assertion", garbage, "--public-key", key, "--client-data", directory, "--app-id", "", "--previous-counter", "0"])
+        all.append([
+            "verify", "assertion", garbage, "--public-key", key, "--client-data", directory, "--app-id", "", "--previous-counter", "0",
+        ])
         return all.map(Case.init)
     }()
 
@@ -215,7 +244,9 @@ import TestSupport
         let paths = try Self.subcommands()
         #expect(paths.count >= 15, "\(paths)")
         for path in paths {
-            #expect(Self.cases.contains { Array($0.arguments.prefix(path.count)) == path }, "no hostile-argument row for `\(path.joined(separator: " "))`")
+            #expect(
+                Self.cases.contains { Array($0.arguments.prefix(path.count)) == path },
+                "no hostile-argument row for `\(path.joined(separator: " "))`")
         }
     }
 
@@ -249,7 +280,9 @@ import TestSupport
         // A killed writer's temporary file (its pid no longer runs) is removed
         // when the device is next opened; a live writer's is kept.
         let stale = state + "/.device.json.2147483646.7.tmp", live = state + "/.device.json.\(getpid()).7.tmp"
-        for path in [stale, live] { _ = FileManager.default.createFile(atPath: path, contents: Data([1]), attributes: [.posixPermissions: 0o600]) }
+        for path in [stale, live] {
+            _ = FileManager.default.createFile(atPath: path, contents: Data([1]), attributes: [.posixPermissions: 0o600])
+        }
         #expect(try CLI.run(["device", "ca", "--state", state]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: stale))
         #expect(FileManager.default.fileExists(atPath: live))

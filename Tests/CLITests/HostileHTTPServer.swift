@@ -126,11 +126,12 @@ struct HostileConnection {
         while ContinuousClock.now < deadline {
             if let end = Self.headEnd(bytes) {
                 let head = String(decoding: bytes[..<end], as: UTF8.self)
-                let length = head.split(separator: "\r\n").compactMap { line -> Int? in
-                    let parts = line.split(separator: ":", maxSplits: 1)
-                    guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
-                    return Int(parts[1].trimmingCharacters(in: .whitespaces))
-                }.first ?? 0
+                let length =
+                    head.split(separator: "\r\n").compactMap { line -> Int? in
+                        let parts = line.split(separator: ":", maxSplits: 1)
+                        guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
+                        return Int(parts[1].trimmingCharacters(in: .whitespaces))
+                    }.first ?? 0
                 if bytes.count - (end + 4) >= length {
                     return Request(head: head, body: Array(bytes[(end + 4)..<(end + 4 + length)]))
                 }
@@ -160,7 +161,9 @@ struct HostileConnection {
             if server.isStopped { return false }
             var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
             guard poll(&poller, 1, 100) > 0 else { continue }
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
             if written < 0 {
                 if errno == EAGAIN || errno == EINTR { continue }
                 return false
@@ -176,8 +179,9 @@ struct HostileConnection {
     /// A whole answer: status, JSON body, Content-Length; `close` adds `Connection: close`.
     @discardableResult
     func answer(_ status: Int, _ body: String, close: Bool = false) -> Bool {
-        send("HTTP/1.1 \(status) X\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
-             + (close ? "Connection: close\r\n" : "") + "\r\n" + body)
+        send(
+            "HTTP/1.1 \(status) X\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
+                + (close ? "Connection: close\r\n" : "") + "\r\n" + body)
     }
 
     /// Sleeps `seconds` in steps, returning early (false) when the server stops.
@@ -192,7 +196,8 @@ struct HostileConnection {
 
     static func headEnd(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        for index in 0...(bytes.count - 4) where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+        for index in 0...(bytes.count - 4)
+        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
             return index
         }
         return nil

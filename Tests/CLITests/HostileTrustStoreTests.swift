@@ -30,8 +30,9 @@ import TrustSuiteSupport
         var accepted: [Int] = []
         for hostile in [false, true] {
             let json = folder.appendingPathComponent("run-\(hostile).json")
-            let outcome = try CLI.run(["run", "--only", "--fixtures", Self.attestations, "--quiet", "--adapter", command, "--json", json.path]
-                                      + (hostile ? ["--hostile-trust-store"] : []), timeout: 300)
+            let outcome = try CLI.run(
+                ["run", "--only", "--fixtures", Self.attestations, "--quiet", "--adapter", command, "--json", json.path]
+                    + (hostile ? ["--hostile-trust-store"] : []), timeout: 300)
             #expect(outcome.status == 1, "\(outcome)")
             let removed = Self.anchorsRemoved(try Self.cases(json))
             #expect(removed.count >= 15)
@@ -58,10 +59,13 @@ import TrustSuiteSupport
         let python = try #require(Locations.adapterPython)
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        var file = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.attestations))) as? [String: Any])
+        var file = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Self.attestations))) as? [String: Any])
         let group = try #require((file["testGroups"] as? [[String: Any]])?.last)
         let tests = try #require(group["tests"] as? [[String: Any]])
-        #expect(tests.allSatisfy { ($0["flags"] as? [String])?.contains("HostTrustStore") == true }, "the last group is not the host-store group")
+        #expect(
+            tests.allSatisfy { ($0["flags"] as? [String])?.contains("HostTrustStore") == true },
+            "the last group is not the host-store group")
         file["testGroups"] = [group]
         file["numberOfTests"] = tests.count
         let alone = folder.appendingPathComponent("host-store.json")
@@ -70,16 +74,20 @@ import TrustSuiteSupport
         var caught: [[String]] = []
         for hostile in [false, true] {
             let json = folder.appendingPathComponent("run-\(hostile).json")
-            let outcome = try CLI.run(["run", "--only", "--fixtures", alone.path, "--quiet", "--adapter", command, "--json", json.path]
-                                      + (hostile ? ["--hostile-trust-store"] : []), timeout: 120)
+            let outcome = try CLI.run(
+                ["run", "--only", "--fixtures", alone.path, "--quiet", "--adapter", command, "--json", json.path]
+                    + (hostile ? ["--hostile-trust-store"] : []), timeout: 120)
             #expect(outcome.status == 1, "\(outcome)")
             let cases = try Self.cases(json)
             #expect(cases.count == 6)
             caught.append(cases.filter { $0["acceptedInvalid"]?.boolValue == true }.compactMap { $0["id"]?.stringValue }.sorted())
         }
         #expect(caught[0] == [], "accepted without the hostile store: the host's own store trusts the host-store CA")
-        #expect(caught[1] == ["attestation-anchors-removed-host-store::development", "attestation-anchors-removed-host-store::production",
-                              "attestation-host-store::development-other-anchor", "attestation-host-store::production-other-anchor"])
+        #expect(
+            caught[1] == [
+                "attestation-anchors-removed-host-store::development", "attestation-anchors-removed-host-store::production",
+                "attestation-host-store::development-other-anchor", "attestation-host-store::production-other-anchor",
+            ])
         let reference = try CLI.run(["run", "--only", "--fixtures", alone.path, "--quiet"])
         #expect(reference.status == 0, "\(reference)")
     }
@@ -90,12 +98,16 @@ import TrustSuiteSupport
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let json = folder.appendingPathComponent("matrix.json")
-        let outcome = try CLI.run(["matrix", "--only", "--fixtures", Self.attestations, "--quiet", "--hostile-trust-store", "--adapter",
-                                   "system=\(python) \(Self.adapter("system_store_adapter.py"))", "--json", json.path], timeout: 300)
+        let outcome = try CLI.run(
+            [
+                "matrix", "--only", "--fixtures", Self.attestations, "--quiet", "--hostile-trust-store", "--adapter",
+                "system=\(python) \(Self.adapter("system_store_adapter.py"))", "--json", json.path,
+            ], timeout: 300)
         #expect(outcome.status == 0, "\(outcome)")
         let rows = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: json))["rows"]?.arrayValue ?? []
         let caught = rows.filter {
-            $0["id"]?.stringValue?.contains("-anchors-removed") == true && $0["results"]?["system"]?["outcome"]?.stringValue == "acceptedInvalid"
+            $0["id"]?.stringValue?.contains("-anchors-removed") == true
+                && $0["results"]?["system"]?["outcome"]?.stringValue == "acceptedInvalid"
         }
         #expect(caught.count >= 15, "\(caught.count)")
     }
@@ -108,8 +120,11 @@ import TrustSuiteSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let json = folder.appendingPathComponent("run.json")
         let command = "python3 \(Self.adapter("apple_roots_only_adapter.py")) \(CLI.binary.path)"
-        let outcome = try CLI.run(["run", "--quiet", "--family", "app-attest-attestation", "--family", "app-attest-assertion",
-                                   "--family", "app-attest-receipt", "--adapter", command, "--json", json.path], timeout: 600)
+        let outcome = try CLI.run(
+            [
+                "run", "--quiet", "--family", "app-attest-attestation", "--family", "app-attest-assertion",
+                "--family", "app-attest-receipt", "--adapter", command, "--json", json.path,
+            ], timeout: 600)
         #expect(outcome.status == 1, "\(outcome)")
         let cases = try Self.cases(json)
         let real = cases.filter { $0["file"]?.stringValue?.contains("Fixtures/real/") == true }

@@ -19,16 +19,17 @@ struct LaunchPolicyCLITests {
 
     static let sample2026 = "validation_guide_2026_ios27", sample2024 = "validation_guide_2024_ios18"
 
-    @Test(arguments: [
-        (sample2026, ["--allow-category", "1"], nil),
-        (sample2026, ["--allow-category", "3", "--allow-category", "4"], "validationCategoryNotAllowed"),
-        (sample2026, ["--minimum-bundle-version", "1.0.1"], "bundleVersionNotAllowed"),
-        (sample2026, ["--minimum-bundle-version", "1", "--allow-category", "1", "--missing-launch-data", "reject"], nil),
-        (sample2024, ["--allow-category", "1", "--missing-launch-data", "reject"], "launchDataMissing"),
-        (sample2024, ["--missing-launch-data", "reject"], "launchDataMissing"),
-        (sample2024, ["--allow-category", "1", "--missing-launch-data", "allow"], nil),
-        (sample2024, ["--allow-category", "1"], "launchDataMissing"),
-    ] as [(String, [String], String?)])
+    @Test(
+        arguments: [
+            (sample2026, ["--allow-category", "1"], nil),
+            (sample2026, ["--allow-category", "3", "--allow-category", "4"], "validationCategoryNotAllowed"),
+            (sample2026, ["--minimum-bundle-version", "1.0.1"], "bundleVersionNotAllowed"),
+            (sample2026, ["--minimum-bundle-version", "1", "--allow-category", "1", "--missing-launch-data", "reject"], nil),
+            (sample2024, ["--allow-category", "1", "--missing-launch-data", "reject"], "launchDataMissing"),
+            (sample2024, ["--missing-launch-data", "reject"], "launchDataMissing"),
+            (sample2024, ["--allow-category", "1", "--missing-launch-data", "allow"], nil),
+            (sample2024, ["--allow-category", "1"], "launchDataMissing"),
+        ] as [(String, [String], String?)])
     func samplesUnderAPolicy(_ sample: String, _ policy: [String], _ error: String?) throws {
         let outcome = try Self.verify(sample, policy)
         #expect(outcome.status == (error == nil ? 0 : 1), "\(outcome)")
@@ -65,10 +66,12 @@ struct LaunchPolicyCLITests {
         let loaded = try Sample.load(Self.sample2026)
         let outcome = try CLI.run(["inspect", try loaded.objectFile().file.path])
         #expect(outcome.status == 0, "\(outcome)")
-        for line in ["extension 1.2.840.113635.100.8.6: 75 bytes, Apple extension 8.6 (informational, undocumented)",
-                     "okd: true, oa: true, osgn: true, odel: true, ock: true",
-                     "extension 1.2.840.113635.100.8.7: 210 bytes, Apple device OS information (informational, undocumented)",
-                     "[1403] \"24A325b\"", "launch data: validation category 1 (platform, name informational), bundle version \"1\""] {
+        for line in [
+            "extension 1.2.840.113635.100.8.6: 75 bytes, Apple extension 8.6 (informational, undocumented)",
+            "okd: true, oa: true, osgn: true, odel: true, ock: true",
+            "extension 1.2.840.113635.100.8.7: 210 bytes, Apple device OS information (informational, undocumented)",
+            "[1403] \"24A325b\"", "launch data: validation category 1 (platform, name informational), bundle version \"1\"",
+        ] {
             #expect(outcome.stdout.contains(line), "missing: \(line)")
         }
     }

@@ -14,9 +14,12 @@ import TrustSuiteSupport
     /// profile folder of its own that the test checks no process still uses.
     static func rendered(_ page: URL, fragment: String, profile: URL) throws -> Document {
         let browser = try #require(chromium)
-        let outcome = try CLI.run(["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile.path)",
-                                   "--dump-dom", page.absoluteString + fragment],
-                                  executable: URL(fileURLWithPath: browser), timeout: 90)
+        let outcome = try CLI.run(
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile.path)",
+                "--dump-dom", page.absoluteString + fragment,
+            ],
+            executable: URL(fileURLWithPath: browser), timeout: 90)
         #expect(outcome.status == 0, "chromium: \(outcome.stderr.suffix(500))")
         return Document(text: outcome.stdout)
     }
@@ -30,16 +33,21 @@ import TrustSuiteSupport
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // A cbor decoder that accepts everything, listed with its language and version.
-        let script = "import sys, json\nprint(json.dumps({'adapter': 'yes', 'version': '1', 'families': ['cbor']}), flush=True)\n"
+        let script =
+            "import sys, json\nprint(json.dumps({'adapter': 'yes', 'version': '1', 'families': ['cbor']}), flush=True)\n"
             + "for l in sys.stdin: print(json.dumps({'id': json.loads(l)['id'], 'result': 'valid'}), flush=True)\n"
         try Data(script.utf8).write(to: folder.appendingPathComponent("yes.py"))
-        let entry: JSONValue = .object(["name": .string("yes"), "language": .string("Python"), "library": .string("accept-all"),
-                                        "version": .string("1"), "command": .string("python3 yes.py"), "families": .array([.string("cbor")])])
+        let entry: JSONValue = .object([
+            "name": .string("yes"), "language": .string("Python"), "library": .string("accept-all"),
+            "version": .string("1"), "command": .string("python3 yes.py"), "families": .array([.string("cbor")]),
+        ])
         let list = folder.appendingPathComponent("adapters.json")
         try Data(JSONValue.object(["schema": .string("trustsuite-adapters/1"), "adapters": .array([entry])]).jsonText.utf8).write(to: list)
         let page = folder.appendingPathComponent("m.html")
-        let outcome = try CLI.run(["matrix", "--family", "cbor", "--family", "keychain-acl", "--quiet", "--adapters", list.path,
-                                   "--html", page.path])
+        let outcome = try CLI.run([
+            "matrix", "--family", "cbor", "--family", "keychain-acl", "--quiet", "--adapters", list.path,
+            "--html", page.path,
+        ])
         #expect(outcome.status == 0, "\(outcome)")
 
         let cbor = FixtureVectors.cases(.cbor), acl = FixtureVectors.cases(.keychainACL)
@@ -52,7 +60,8 @@ import TrustSuiteSupport
         for (mode, cases) in modes {
             let invalid = cases.filter { $0.vector.result == .invalid }.count
             let reference = "data-label=\"cbor \(mode)\" data-accepted-invalid=\"0\"><a href=\"#impl-0\">\(cases.count)/\(cases.count)</a>"
-            let lenient = "data-label=\"cbor \(mode)\" data-accepted-invalid=\"\(invalid)\"><a href=\"#impl-1\">"
+            let lenient =
+                "data-label=\"cbor \(mode)\" data-accepted-invalid=\"\(invalid)\"><a href=\"#impl-1\">"
                 + "\(cases.count - invalid)/\(cases.count)<small>\(invalid) accepted invalid</small></a>"
             #expect(all.holds(reference), "reference cell for cbor \(mode)")
             #expect(all.holds(lenient), "yes cell for cbor \(mode)")
@@ -82,7 +91,8 @@ import TrustSuiteSupport
     static func shown(_ document: Document) -> String? {
         let document = document.text
         guard let start = document.range(of: "<span id=\"shown\">"),
-              let end = document[start.upperBound...].range(of: "</span>") else { return nil }
+            let end = document[start.upperBound...].range(of: "</span>")
+        else { return nil }
         return String(document[start.upperBound..<end.lowerBound])
     }
 

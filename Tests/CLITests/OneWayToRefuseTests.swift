@@ -15,13 +15,15 @@ import TrustSuiteSupport
     /// ones in `refuse` (hex), which it refuses with `code` `truncated`.
     static func adapter(refusing refuse: [String] = []) -> String {
         let list = refuse.map { "'\($0)'" }.joined(separator: ", ")
-        return "exec python3 -c \"import sys, json; print(json.dumps({'adapter': 'one-way', 'version': '1', 'families': ['cbor'], 'codes': True}), flush=True)\n"
+        return
+            "exec python3 -c \"import sys, json; print(json.dumps({'adapter': 'one-way', 'version': '1', 'families': ['cbor'], 'codes': True}), flush=True)\n"
             + "for l in sys.stdin:\n r = json.loads(l); bad = r['input']['cborHex'] in [\(list)]\n"
             + " print(json.dumps({'id': r['id'], 'result': 'invalid' if bad else 'valid', 'error': 'short', 'code': 'truncated'}), flush=True)\""
     }
 
     /// Says hello, then dies on every request.
-    static let crashingAdapter = "exec python3 -c \"import sys, json; print(json.dumps({'adapter': 'crasher', 'version': '1', "
+    static let crashingAdapter =
+        "exec python3 -c \"import sys, json; print(json.dumps({'adapter': 'crasher', 'version': '1', "
         + "'families': ['cbor']}), flush=True); sys.stdin.readline(); sys.exit(3)\""
 
     static let vectors = """
@@ -49,8 +51,10 @@ import TrustSuiteSupport
         Self.expectOneLine(refused)
         #expect(refused.stderr.contains("does not exist"), "\(refused)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("typo").path), "a parent folder was created")
-        let made = try CLI.run(["device", "init", "--state", folder.appendingPathComponent("phone").path, "--app-id", Self.appId,
-                                "--environment", "production"])
+        let made = try CLI.run([
+            "device", "init", "--state", folder.appendingPathComponent("phone").path, "--app-id", Self.appId,
+            "--environment", "production",
+        ])
         #expect(made.status == 0, "\(made)")
     }
 
@@ -110,8 +114,10 @@ import TrustSuiteSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let bad = try CLI.file("old.json", Array(#"{"schema": "something else"}"#.utf8), in: folder)
         let out = folder.appendingPathComponent("matrix.json")
-        let outcome = try CLI.run(["matrix", "--family", "cbor", "--adapter", "one=\(Self.adapter())", "--baseline", bad.path,
-                                   "--json", out.path, "--quiet"])
+        let outcome = try CLI.run([
+            "matrix", "--family", "cbor", "--adapter", "one=\(Self.adapter())", "--baseline", bad.path,
+            "--json", out.path, "--quiet",
+        ])
         Self.expectOneLine(outcome)
         #expect(outcome.stderr.contains("--baseline"), "\(outcome)")
         #expect(outcome.stdout.isEmpty, "the run went ahead: \(outcome)")
@@ -124,13 +130,18 @@ import TrustSuiteSupport
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("matrix.json")
-        let none = try CLI.run(["matrix", "--family", "cbor", "--adapter", "gone=exec /nonexistent/adapter", "--adapter", "mute=exit 3",
-                                "--json", out.path, "--quiet"])
+        let none = try CLI.run([
+            "matrix", "--family", "cbor", "--adapter", "gone=exec /nonexistent/adapter", "--adapter", "mute=exit 3",
+            "--json", out.path, "--quiet",
+        ])
         Self.expectOneLine(none)
         #expect(none.stderr.contains("no adapter could start") && none.stderr.contains("gone:") && none.stderr.contains("mute:"), "\(none)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
-        let one = try CLI.run(["matrix", "--family", "cbor", "--adapter", "gone=exec /nonexistent/adapter", "--adapter",
-                               "one=\(Self.adapter())", "--json", out.path, "--quiet"], timeout: 120)
+        let one = try CLI.run(
+            [
+                "matrix", "--family", "cbor", "--adapter", "gone=exec /nonexistent/adapter", "--adapter",
+                "one=\(Self.adapter())", "--json", out.path, "--quiet",
+            ], timeout: 120)
         #expect(one.status == 0, "\(one)")
         #expect(one.stderr.contains("gone could not be run"), "\(one)")
         #expect(FileManager.default.fileExists(atPath: out.path))
@@ -145,8 +156,11 @@ import TrustSuiteSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let json = folder.appendingPathComponent("run.json")
         let started = ContinuousClock.now
-        let outcome = try CLI.run(["run", "--family", "cbor", "--quiet", "--adapter", Self.crashingAdapter, "--max-crashes", "3",
-                                   "--json", json.path], timeout: 120)
+        let outcome = try CLI.run(
+            [
+                "run", "--family", "cbor", "--quiet", "--adapter", Self.crashingAdapter, "--max-crashes", "3",
+                "--json", json.path,
+            ], timeout: 120)
         #expect(ContinuousClock.now - started < .seconds(60))
         #expect(outcome.status == 1, "\(outcome)")
         #expect(outcome.stderr.contains("gave up on adapter crasher 1 after 3 cases in a row"), "\(outcome)")
@@ -168,21 +182,27 @@ import TrustSuiteSupport
         let fixtures = try CLI.file("oneway.json", Array(Self.vectors.utf8), in: folder)
         let expected = folder.appendingPathComponent("expected.json")
         let adapter = Self.adapter(refusing: ["1c"])
-        let first = try CLI.run(["run", "--only", "--fixtures", fixtures.path, "--quiet", "--adapter", adapter,
-                                 "--write-expected", expected.path])
+        let first = try CLI.run([
+            "run", "--only", "--fixtures", fixtures.path, "--quiet", "--adapter", adapter,
+            "--write-expected", expected.path,
+        ])
         #expect(first.status == 1, "\(first)")
         let written = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: expected))
         #expect(written.keys.sorted() == ["oneway::2", "oneway::3"], "\(written)")
         #expect(written["oneway::3"]?.hasPrefix("wrongReason: ") == true, "\(written)")
 
-        let gated = try CLI.run(["run", "--only", "--fixtures", fixtures.path, "--quiet", "--adapter", adapter, "--expected", expected.path])
+        let gated = try CLI.run([
+            "run", "--only", "--fixtures", fixtures.path, "--quiet", "--adapter", adapter, "--expected", expected.path,
+        ])
         #expect(gated.status == 0, "\(gated)")
         let headlines = gated.stdout.split(separator: "\n").filter { $0.hasPrefix("PASS") || $0.hasPrefix("FAIL") }
         #expect(headlines.count == 1 && headlines.first?.hasPrefix("PASS (every finding is an expected failure") == true, "\(gated)")
 
         // A finding the file does not list: FAIL, exit 1.
         try Data(#"{"oneway::2": "accepts a stray break"}"#.utf8).write(to: expected)
-        let failing = try CLI.run(["run", "--only", "--fixtures", fixtures.path, "--quiet", "--adapter", adapter, "--expected", expected.path])
+        let failing = try CLI.run([
+            "run", "--only", "--fixtures", fixtures.path, "--quiet", "--adapter", adapter, "--expected", expected.path,
+        ])
         #expect(failing.status == 1, "\(failing)")
         #expect(failing.stdout.split(separator: "\n").contains { $0.hasPrefix("FAIL (against the expected failures") }, "\(failing)")
     }
@@ -195,8 +215,9 @@ import TrustSuiteSupport
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let sarif = folder.appendingPathComponent("run.sarif")
-        let outcome = try CLI.run(["run", "--family", "cbor", "--quiet", "--adapter", Self.adapter(), "--sarif", sarif.path],
-                                  timeout: 120, directory: folder)
+        let outcome = try CLI.run(
+            ["run", "--family", "cbor", "--quiet", "--adapter", Self.adapter(), "--sarif", sarif.path],
+            timeout: 120, directory: folder)
         #expect(outcome.status == 1, "\(outcome)")
         let log = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: sarif))
         let run = try #require(log["runs"]?.arrayValue?.first)

@@ -18,7 +18,9 @@ import TrustSuiteSupport
 
         init() throws {
             folder = try CLI.temporaryFolder()
-            let made = try CLI.run(["device", "init", "--state", device, "--app-id", ProbeCommandTests.appId, "--environment", "development"])
+            let made = try CLI.run([
+                "device", "init", "--state", device, "--app-id", ProbeCommandTests.appId, "--environment", "development",
+            ])
             guard made.status == 0 else { throw DeviceError("device init: \(made)") }
             let ca = try CLI.run(["device", "ca", "--state", device, "--attestation"])
             try Data(ca.stdout.utf8).write(to: URL(fileURLWithPath: root))
@@ -32,10 +34,12 @@ import TrustSuiteSupport
         }
 
         func server() throws -> ListeningProcess {
-            try ListeningProcess(executable: CLI.binary, arguments: [
-                "serve", "appattest", "--port", "0", "--app-id", ProbeCommandTests.appId, "--environment", "development",
-                "--anchor", root, "--state", folder.appendingPathComponent("server-state.json").path,
-            ])
+            try ListeningProcess(
+                executable: CLI.binary,
+                arguments: [
+                    "serve", "appattest", "--port", "0", "--app-id", ProbeCommandTests.appId, "--environment", "development",
+                    "--anchor", root, "--state", folder.appendingPathComponent("server-state.json").path,
+                ])
         }
     }
 
@@ -45,8 +49,9 @@ import TrustSuiteSupport
         defer { server.stop() }
         let config = try setup.config(baseURL: "http://127.0.0.1:\(server.port)")
         let reports = ["json", "junit", "markdown", "sarif"].map { ($0, setup.folder.appendingPathComponent("report.\($0)").path) }
-        let outcome = try CLI.run(["probe", "appattest", "--config", config, "--state", setup.device]
-                                  + reports.flatMap { ["--\($0.0)", $0.1] })
+        let outcome = try CLI.run(
+            ["probe", "appattest", "--config", config, "--state", setup.device]
+                + reports.flatMap { ["--\($0.0)", $0.1] })
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.stdout.contains("PASS: 26 passed, 0 accepted what must be refused"), "\(outcome.stdout)")
         for (_, path) in reports { #expect(FileManager.default.fileExists(atPath: path), "\(path)") }
@@ -73,20 +78,29 @@ import TrustSuiteSupport
         let setup = try Setup()
         let down = try SilentListener(listening: false)
         defer { down.close() }
-        let outcome = try CLI.run(["probe", "appattest", "--config", try setup.config(baseURL: "http://127.0.0.1:\(down.port)"),
-                                   "--state", setup.device], timeout: 30)
+        let outcome = try CLI.run(
+            [
+                "probe", "appattest", "--config", try setup.config(baseURL: "http://127.0.0.1:\(down.port)"),
+                "--state", setup.device,
+            ], timeout: 30)
         #expect(outcome.status == 2 && !outcome.signaled)
-        #expect(outcome.stderrLines.count == 1 && outcome.stderr.contains("did not give a challenge") && outcome.stderr.contains("cannot connect"),
-                "\(outcome)")
+        #expect(
+            outcome.stderrLines.count == 1 && outcome.stderr.contains("did not give a challenge")
+                && outcome.stderr.contains("cannot connect"),
+            "\(outcome)")
     }
 
     @Test func aRemoteURLWithoutAllowRemoteIsExit2() throws {
         let setup = try Setup()
-        let outcome = try CLI.run(["probe", "appattest", "--config", try setup.config(baseURL: "http://192.0.2.1:8080"),
-                                   "--state", setup.device])
+        let outcome = try CLI.run([
+            "probe", "appattest", "--config", try setup.config(baseURL: "http://192.0.2.1:8080"),
+            "--state", setup.device,
+        ])
         #expect(outcome.status == 2)
-        #expect(outcome.stderrLines.count == 1 && outcome.stderr.contains("not a loopback address") && outcome.stderr.contains("--allow-remote"),
-                "\(outcome)")
+        #expect(
+            outcome.stderrLines.count == 1 && outcome.stderr.contains("not a loopback address")
+                && outcome.stderr.contains("--allow-remote"),
+            "\(outcome)")
     }
 
     @Test func aServerThatHangsTimesOutWithExit2() throws {

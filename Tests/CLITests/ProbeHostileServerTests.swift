@@ -45,11 +45,13 @@ import TestSupport
     /// The config of docs/probe.md for `port`, with the challenge also in a
     /// header or the attest path where the hostility needs it.
     static func config(_ setup: ProbeCommandTests.Setup, port: Int, hostility: Hostility?, timeout: Double = 2) throws -> String {
-        var text = ProbeConfigText.exampleServer(baseURL: "http://127.0.0.1:\(port)", appId: ProbeCommandTests.appId,
-                                                 extra: ",\n  \"timeoutSeconds\": \(timeout)")
+        var text = ProbeConfigText.exampleServer(
+            baseURL: "http://127.0.0.1:\(port)", appId: ProbeCommandTests.appId,
+            extra: ",\n  \"timeoutSeconds\": \(timeout)")
         switch hostility {
         case .hugeChallengeInHeader, .challengeWithNewline:
-            text = text.replacingOccurrences(of: #""headers": { "X-Test": "1" }"#, with: #""headers": { "X-Test": "1", "X-Challenge": "{challenge}" }"#)
+            text = text.replacingOccurrences(
+                of: #""headers": { "X-Test": "1" }"#, with: #""headers": { "X-Test": "1", "X-Challenge": "{challenge}" }"#)
         case .hugeChallengeInPath:
             text = text.replacingOccurrences(of: #""path": "/appattest/attest""#, with: #""path": "/appattest/attest/{challenge}""#)
         default:
@@ -88,7 +90,9 @@ import TestSupport
                 switch hostility {
                 case .trickledChallenge where isChallenge, .trickledAnswer where !isChallenge:
                     let body = isChallenge ? challengeBody : #"{"error": "slow"}"#
-                    connection.send("HTTP/1.1 \(isChallenge ? 200 : 401) OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n")
+                    connection.send(
+                        "HTTP/1.1 \(isChallenge ? 200 : 401) OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+                    )
                     for byte in body.utf8 {
                         guard connection.send([byte]), connection.pause(1) else { return }
                     }
@@ -150,8 +154,9 @@ import TestSupport
         defer { server.stop() }
         let config = try Self.config(setup, port: server.port, hostility: hostility)
         let started = ContinuousClock.now
-        let outcome = try CLI.run(["probe", "appattest", "--config", config, "--state", setup.device, "--only", "baseline.attestation"],
-                                  timeout: 40)
+        let outcome = try CLI.run(
+            ["probe", "appattest", "--config", config, "--state", setup.device, "--only", "baseline.attestation"],
+            timeout: 40)
         let elapsed = ContinuousClock.now - started
         let (status, text) = Self.expected(hostility)
         #expect(!outcome.signaled, "ended by a signal (a trap, or killed at the test's limit): \(outcome)")
@@ -217,5 +222,9 @@ import TestSupport
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
-    func next() -> Int { lock.withLock { value += 1; return value } }
+    func next() -> Int {
+        lock.withLock {
+            value += 1; return value
+        }
+    }
 }

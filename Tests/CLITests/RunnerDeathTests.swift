@@ -10,14 +10,16 @@ import TestSupport
         let marker = "hung-adapter-\(UUID().uuidString)"
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("\(marker).py")
         // Says hello, then hangs on the first request, ignoring SIGTERM and stdin closing.
-        try Data("""
+        try Data(
+            """
             import json, signal, sys, time
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
             print(json.dumps({"adapter": "hung", "version": "1", "families": ["cbor"]}), flush=True)
             sys.stdin.readline()
             open(sys.argv[1], "w").close()
             while True: time.sleep(600)
-            """.utf8).write(to: script)
+            """.utf8
+        ).write(to: script)
         defer { try? FileManager.default.removeItem(at: script) }
         let runner = Process()
         runner.executableURL = CLI.binary
@@ -29,14 +31,18 @@ import TestSupport
         try runner.run()
         let started = ContinuousClock.now
         // Killed once the adapter has read its first request and hangs.
-        while !FileManager.default.fileExists(atPath: ready) && ContinuousClock.now - started < .seconds(30) { try await Task.sleep(for: .milliseconds(20)) }
+        while !FileManager.default.fileExists(atPath: ready) && ContinuousClock.now - started < .seconds(30) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         #expect(FileManager.default.fileExists(atPath: ready), "the adapter got its first request")
         #expect(!Processes.mentioning(marker).isEmpty, "the adapter runs")
         kill(runner.processIdentifier, SIGKILL)
         let killed = ContinuousClock.now
         // Bounded (never waitUntilExit): the test must end even if something stays.
         while runner.isRunning && ContinuousClock.now - killed < .seconds(5) { try await Task.sleep(for: .milliseconds(20)) }
-        while !Processes.mentioning(marker).isEmpty && ContinuousClock.now - killed < .seconds(5) { try await Task.sleep(for: .milliseconds(20)) }
+        while !Processes.mentioning(marker).isEmpty && ContinuousClock.now - killed < .seconds(5) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         let left = Processes.mentioning(marker)
         for line in left { if let pid = Int32(line.prefix { $0 != ":" }) { kill(pid, SIGKILL) } }
         #expect(left == [], "the adapter outlived its SIGKILLed runner")

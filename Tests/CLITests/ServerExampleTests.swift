@@ -11,8 +11,9 @@ import TestSupport
     static func example() throws -> String {
         let readme = try String(contentsOf: Locations.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         guard let start = readme.range(of: marker),
-              let open = readme.range(of: "```bash\n", range: start.upperBound..<readme.endIndex),
-              let close = readme.range(of: "\n```", range: open.upperBound..<readme.endIndex) else {
+            let open = readme.range(of: "```bash\n", range: start.upperBound..<readme.endIndex),
+            let close = readme.range(of: "\n```", range: open.upperBound..<readme.endIndex)
+        else {
             throw DeviceError("README.md has no bash block after \(marker)")
         }
         return String(readme[open.upperBound..<close.lowerBound])
@@ -26,16 +27,19 @@ import TestSupport
         }
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")
-                   && FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"),
-                   "curl and openssl are needed (.ci/run installs them)"))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")
+                && FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"),
+            "curl and openssl are needed (.ci/run installs them)"))
     func theExampleRunsAsWritten() throws {
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let script = try CLI.file("example.sh", Array(try Self.example().utf8), in: folder)
         let path = CLI.binary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let outcome = try CLI.run(["-c", "cd '\(folder.path)' && PATH='\(path)' exec bash '\(script.path)'"],
-                                  executable: URL(fileURLWithPath: "/bin/bash"), timeout: 300)
+        let outcome = try CLI.run(
+            ["-c", "cd '\(folder.path)' && PATH='\(path)' exec bash '\(script.path)'"],
+            executable: URL(fileURLWithPath: "/bin/bash"), timeout: 300)
         #expect(outcome.status == 0, "\(outcome)")
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("Failed to find bit state"), "\(outcome)")

@@ -26,8 +26,11 @@ import TrustSuiteSupport
         defer { try? FileManager.default.removeItem(at: folder) }
         let json = folder.appendingPathComponent("run.json"), junit = folder.appendingPathComponent("run.xml")
         let sarif = folder.appendingPathComponent("run.sarif")
-        let outcome = try CLI.run(["run", "--only", "--fixtures", Self.vectors, "--quiet", "--adapter", "python3 \(Self.script)",
-                                   "--json", json.path, "--junit", junit.path, "--sarif", sarif.path], timeout: 300)
+        let outcome = try CLI.run(
+            [
+                "run", "--only", "--fixtures", Self.vectors, "--quiet", "--adapter", "python3 \(Self.script)",
+                "--json", json.path, "--junit", junit.path, "--sarif", sarif.path,
+            ], timeout: 300)
         #expect(outcome.status == 1, "\(outcome)")
         // Scorecard: the crit column and the first listed finding.
         let lines = outcome.stdout.split(separator: "\n")
@@ -35,7 +38,8 @@ import TrustSuiteSupport
         let critical = Int(row?.split(separator: " ").last ?? "") ?? 0
         #expect(critical >= 6, "\(row ?? "")")
         let listed = lines.drop { !$0.hasPrefix("Not passed") }.dropFirst()
-        #expect(listed.first?.contains("[critical error]") == true && Self.isTruncation(listed.first.map(String.init)), "\(listed.first ?? "")")
+        #expect(
+            listed.first?.contains("[critical error]") == true && Self.isTruncation(listed.first.map(String.init)), "\(listed.first ?? "")")
         #expect(outcome.stdout.contains("CRITICAL: \(critical) network inputs"))
         // JSON: findings by severity, the count in the summary.
         let report = try Self.json(json)
@@ -61,9 +65,12 @@ import TrustSuiteSupport
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let names = ["m.md", "m.json", "m.html", "m.sarif"].map { folder.appendingPathComponent($0) }
-        let outcome = try CLI.run(["matrix", "--only", "--fixtures", Self.vectors, "--quiet", "--adapter", "naive=python3 \(Self.script)",
-                                   "--markdown", names[0].path, "--json", names[1].path, "--html", names[2].path,
-                                   "--sarif", names[3].path], timeout: 300)
+        let outcome = try CLI.run(
+            [
+                "matrix", "--only", "--fixtures", Self.vectors, "--quiet", "--adapter", "naive=python3 \(Self.script)",
+                "--markdown", names[0].path, "--json", names[1].path, "--html", names[2].path,
+                "--sarif", names[3].path,
+            ], timeout: 300)
         #expect(outcome.status == 0 || outcome.status == 1, "\(outcome)")
         let markdown = try String(contentsOf: names[0], encoding: .utf8)
         #expect(markdown.contains("| implementation | family | vectors | critical |"))

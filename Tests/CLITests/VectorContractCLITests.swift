@@ -7,7 +7,8 @@ import TestSupport
 /// one line naming the file, the vector and the place — before any vector runs.
 @Suite struct VectorContractCLITests {
     static func vectorFile(family: String, input: String) -> [UInt8] {
-        Array("""
+        Array(
+            """
             {"schema": "trustsuite-vectors/1", "family": "\(family)", "title": "t", "source": "s", "numberOfTests": 1,
              "testGroups": [{"tests": [{"tcId": 3, "id": "contract::bad", "input": \(input), "result": "valid"}]}]}
             """.utf8)

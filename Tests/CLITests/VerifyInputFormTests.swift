@@ -24,9 +24,10 @@ struct VerifyInputFormTests {
             let doc = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
             func b64(_ key: String) throws -> [UInt8] { try #require(BinaryText.base64(doc[key] as? String ?? "")) }
             let derived = try #require(doc["derived_by_independent_check"] as? [String: Any])
-            return Sample(object: try b64("attestationObject_b64"), keyId: try b64("keyId_b64"), challenge: try b64("clientDataHash_b64"),
-                          appId: try #require(doc["appId"] as? String), time: try #require(doc["validationTime"] as? String),
-                          publicKey: try #require(BinaryText.base64(derived["publicKeyX963_b64"] as? String ?? "")))
+            return Sample(
+                object: try b64("attestationObject_b64"), keyId: try b64("keyId_b64"), challenge: try b64("clientDataHash_b64"),
+                appId: try #require(doc["appId"] as? String), time: try #require(doc["validationTime"] as? String),
+                publicKey: try #require(BinaryText.base64(derived["publicKeyX963_b64"] as? String ?? "")))
         }
 
         /// The object written as binary into a fresh folder: (folder, file).
@@ -36,8 +37,10 @@ struct VerifyInputFormTests {
         }
 
         func arguments(file: String, keyId: String? = nil, time: String? = nil) -> [String] {
-            ["verify", "attestation", file, "--key-id", keyId ?? BinaryText.base64(self.keyId),
-             "--challenge", BinaryText.base64(challenge), "--app-id", appId, "--environment", "production", "--time", time ?? self.time]
+            [
+                "verify", "attestation", file, "--key-id", keyId ?? BinaryText.base64(self.keyId),
+                "--challenge", BinaryText.base64(challenge), "--app-id", appId, "--environment", "production", "--time", time ?? self.time,
+            ]
         }
     }
 
@@ -143,18 +146,29 @@ struct VerifyInputFormTests {
             ("empty key id", sample.arguments(file: good.path, keyId: ""), "--key-id"),
             ("garbage anchor", sample.arguments(file: good.path) + ["--anchor", garbageAnchor.path], "--anchor"),
             ("empty anchor", sample.arguments(file: good.path) + ["--anchor", empty.path], "--anchor"),
-            ("assertion public key", ["verify", "assertion", good.path, "--public-key", "%%%", "--client-data", good.path,
-                                      "--app-id", "A.b", "--previous-counter", "0"], "--public-key"),
-            ("assertion client data missing", ["verify", "assertion", good.path, "--public-key", BinaryText.base64(sample.publicKey),
-                                               "--client-data", folder.appendingPathComponent("none").path, "--app-id", "A.b", "--previous-counter", "0"],
-             "--client-data"),
+            (
+                "assertion public key",
+                [
+                    "verify", "assertion", good.path, "--public-key", "%%%", "--client-data", good.path,
+                    "--app-id", "A.b", "--previous-counter", "0",
+                ], "--public-key"
+            ),
+            (
+                "assertion client data missing",
+                [
+                    "verify", "assertion", good.path, "--public-key", BinaryText.base64(sample.publicKey),
+                    "--client-data", folder.appendingPathComponent("none").path, "--app-id", "A.b", "--previous-counter", "0",
+                ],
+                "--client-data"
+            ),
             ("receipt empty", ["verify", "receipt", empty.path, "--time", sample.time], "FILE"),
         ]
         for (name, arguments, option) in cases {
             let outcome = try CLI.run(arguments)
             #expect(!outcome.signaled && outcome.status == 2, "\(name): \(outcome)")
-            #expect(outcome.stderrLines.count == 1 && outcome.stderr.hasPrefix("trustsuite: ") && outcome.stderr.contains(option),
-                    "\(name): \(outcome)")
+            #expect(
+                outcome.stderrLines.count == 1 && outcome.stderr.hasPrefix("trustsuite: ") && outcome.stderr.contains(option),
+                "\(name): \(outcome)")
         }
     }
 }
@@ -162,7 +176,9 @@ struct VerifyInputFormTests {
 /// The DER of the first PEM certificate block (a test-side helper, independent of the CLI's parser).
 enum PEMBlocks {
     static func first(_ text: String) -> [UInt8]? {
-        guard let begin = text.range(of: "-----BEGIN CERTIFICATE-----"), let end = text.range(of: "-----END CERTIFICATE-----") else { return nil }
+        guard let begin = text.range(of: "-----BEGIN CERTIFICATE-----"), let end = text.range(of: "-----END CERTIFICATE-----") else {
+            return nil
+        }
         let body = text[begin.upperBound..<end.lowerBound].filter { !$0.isWhitespace }
         return BinaryText.base64(String(body))
     }
@@ -187,15 +203,20 @@ enum PEMBlocks {
         let assertion = folder.appendingPathComponent("assertion.txt")
         try Data(VerifyInputFormTests.base64url(try Self.bytes(v, "assertion")).utf8).write(to: assertion)
         let clientData = try CLI.file("client-data", try Self.bytes(v, "clientData"), in: folder)
-        let pem = "-----BEGIN PUBLIC KEY-----\n" + VerifyInputFormTests.wrapped(BinaryText.base64(try Self.bytes(v, "publicKey")), width: 64)
+        let pem =
+            "-----BEGIN PUBLIC KEY-----\n" + VerifyInputFormTests.wrapped(BinaryText.base64(try Self.bytes(v, "publicKey")), width: 64)
             + "-----END PUBLIC KEY-----\n"
         let pemFile = folder.appendingPathComponent("key.pem")
         try Data(pem.utf8).write(to: pemFile)
         let derFile = try CLI.file("key.der", try Self.bytes(v, "publicKey"), in: folder)
-        for key in ["--public-key=\(pem)", "--public-key=\(pemFile.path)", "--public-key=\(derFile.path)",
-                    "--public-key=\(VerifyInputFormTests.base64url(try Self.bytes(v, "publicKey")))"] {
-            let outcome = try CLI.run(["verify", "assertion", assertion.path, key, "--client-data", clientData.path,
-                                       "--app-id", try #require(v.input["appId"]?.stringValue), "--previous-counter", "0", "--json"])
+        for key in [
+            "--public-key=\(pem)", "--public-key=\(pemFile.path)", "--public-key=\(derFile.path)",
+            "--public-key=\(VerifyInputFormTests.base64url(try Self.bytes(v, "publicKey")))",
+        ] {
+            let outcome = try CLI.run([
+                "verify", "assertion", assertion.path, key, "--client-data", clientData.path,
+                "--app-id", try #require(v.input["appId"]?.stringValue), "--previous-counter", "0", "--json",
+            ])
             #expect(outcome.status == 0 && outcome.stdout.contains(#""counter":1"#), "\(outcome)")
         }
     }
@@ -205,9 +226,11 @@ enum PEMBlocks {
         let folder = try CLI.temporaryFolder()
         let assertion = try CLI.file("assertion.bin", try Self.bytes(v, "assertion"), in: folder)
         let clientData = try CLI.file("client-data", try Self.bytes(v, "clientData"), in: folder)
-        let outcome = try CLI.run(["verify", "assertion", assertion.path, "--public-key", BinaryText.base64(try Self.bytes(v, "publicKey")),
-                                   "--client-data", clientData.path, "--app-id", try #require(v.input["appId"]?.stringValue),
-                                   "--previous-counter", "0"])
+        let outcome = try CLI.run([
+            "verify", "assertion", assertion.path, "--public-key", BinaryText.base64(try Self.bytes(v, "publicKey")),
+            "--client-data", clientData.path, "--app-id", try #require(v.input["appId"]?.stringValue),
+            "--previous-counter", "0",
+        ])
         #expect(outcome.status == 0 && outcome.stdout.contains("apple_bundle_version_01"), "\(outcome)")
     }
 
@@ -218,12 +241,15 @@ enum PEMBlocks {
         let object = try CLI.file("attestation.bin", try Self.bytes(v, "attestationObject"), in: folder)
         let anchor = folder.appendingPathComponent("anchor.pem")
         try Data((v.input["trustAnchorsPem"]?.arrayValue?.first?.stringValue ?? "").utf8).write(to: anchor)
-        let common = ["verify", "attestation", object.path, "--key-id", VerifyInputFormTests.base64url(try Self.bytes(v, "keyId")),
-                      "--app-id", try #require(v.input["appId"]?.stringValue), "--environment", "production",
-                      "--time", try #require(v.input["validationTime"]?.stringValue), "--anchor", anchor.path]
+        let common = [
+            "verify", "attestation", object.path, "--key-id", VerifyInputFormTests.base64url(try Self.bytes(v, "keyId")),
+            "--app-id", try #require(v.input["appId"]?.stringValue), "--environment", "production",
+            "--time", try #require(v.input["validationTime"]?.stringValue), "--anchor", anchor.path,
+        ]
         let byHash = try CLI.run(common + ["--client-data-hash", VerifyInputFormTests.base64url(try Self.bytes(v, "clientDataHash"))])
         #expect(byHash.status == 0, "\(byHash)")
-        let byChallenge = try CLI.run(common + ["--challenge", VerifyInputFormTests.base64url(try Self.bytes(v, "challenge")), "--hash-challenge"])
+        let byChallenge = try CLI.run(
+            common + ["--challenge", VerifyInputFormTests.base64url(try Self.bytes(v, "challenge")), "--hash-challenge"])
         #expect(byChallenge.status == 0, "\(byChallenge)")
     }
 }

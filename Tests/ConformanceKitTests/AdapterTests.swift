@@ -65,11 +65,14 @@ enum ToyAdapter {
         return (url.path, marker)
     }
 
-    static func vector(_ tcId: Int, _ hex: String, _ result: ExpectedResult, family: Family = .cbor,
-                       output: JSONValue? = nil) -> Vector {
-        Vector(family: family, file: "a.json", tcId: tcId, id: "t::\(tcId)", comment: "", flags: [],
-               input: .object(["cborHex": .string(hex)]), result: result,
-               error: result == .invalid ? "unexpectedBreak" : nil, output: output)
+    static func vector(
+        _ tcId: Int, _ hex: String, _ result: ExpectedResult, family: Family = .cbor,
+        output: JSONValue? = nil
+    ) -> Vector {
+        Vector(
+            family: family, file: "a.json", tcId: tcId, id: "t::\(tcId)", comment: "", flags: [],
+            input: .object(["cborHex": .string(hex)]), result: result,
+            error: result == .invalid ? "unexpectedBreak" : nil, output: output)
     }
 }
 
@@ -117,8 +120,10 @@ enum ToyAdapter {
         let command = "sh -c 'python3 \(path) \(marker) --ignore-term'"
         let subject = try await AdapterSubject.launch(command: command, timeout: .milliseconds(2500))
         #expect(!Processes.mentioning(marker).isEmpty, "the adapter and its sleeper run")
-        let report = await Runner(subject: subject).run([ToyAdapter.vector(1, "02", .valid), ToyAdapter.vector(2, "01", .valid),
-                                                         ToyAdapter.vector(3, "03", .valid)])
+        let report = await Runner(subject: subject).run([
+            ToyAdapter.vector(1, "02", .valid), ToyAdapter.vector(2, "01", .valid),
+            ToyAdapter.vector(3, "03", .valid),
+        ])
         #expect(report.cases.map(\.grade) == [.pass, .error, .pass])
         await subject.stop()
         #expect(Processes.mentioning(marker) == [])
@@ -146,8 +151,10 @@ enum ToyAdapter {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let subject = try await AdapterSubject.launch(command: "exec python3 \(path) \(marker)", timeout: .seconds(5))
         // The second reply to vector 1 says "valid"; vector 2's own answer is "invalid".
-        let report = await Runner(subject: subject).run([ToyAdapter.vector(1, "0d", .valid), ToyAdapter.vector(2, "ff", .invalid),
-                                                         ToyAdapter.vector(3, "02", .valid)])
+        let report = await Runner(subject: subject).run([
+            ToyAdapter.vector(1, "0d", .valid), ToyAdapter.vector(2, "ff", .invalid),
+            ToyAdapter.vector(3, "02", .valid),
+        ])
         await subject.stop()
         #expect(report.cases.map(\.grade) == [.pass, .pass, .pass])
         #expect(report.cases[1].answer?.verdict == .invalid)
@@ -157,8 +164,9 @@ enum ToyAdapter {
     @Test func longRepliesAreReadInLinearTimeAndOverlongOnesAreRefused() async throws {
         let (path, marker) = try ToyAdapter.install()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let subject = try await AdapterSubject.launch(command: "exec python3 \(path) \(marker)", timeout: .seconds(5),
-                                                      maxLineBytes: 2 << 20)
+        let subject = try await AdapterSubject.launch(
+            command: "exec python3 \(path) \(marker)", timeout: .seconds(5),
+            maxLineBytes: 2 << 20)
         let report = await Runner(subject: subject).run([ToyAdapter.vector(1, "0c", .valid), ToyAdapter.vector(2, "02", .valid)])
         await subject.stop()
         #expect(report.cases[0].grade == .error)

@@ -15,8 +15,10 @@ import TrustSuiteSupport
         defer { try? FileManager.default.removeItem(at: scratch) }
         // A scratch path of its own: the package's .build may be locked by the running `swift test`.
         // With the optional libcbor oracle on (TRUSTSUITE_LIBCBOR=1), so the map holds its arrow too.
-        let (status, data) = try Processes.output(["TRUSTSUITE_LIBCBOR=1", "swift", "package", "--package-path", Checkout.root.path,
-                                                   "--scratch-path", scratch.path, "dump-package"])
+        let (status, data) = try Processes.output([
+            "TRUSTSUITE_LIBCBOR=1", "swift", "package", "--package-path", Checkout.root.path,
+            "--scratch-path", scratch.path, "dump-package",
+        ])
         try #require(status == 0, "swift package dump-package failed")
         let dump = try JSONDecoder().decode(JSONValue.self, from: data)
         let targets = dump["targets"]?.arrayValue ?? []
@@ -55,7 +57,8 @@ import TrustSuiteSupport
         let documented = try Self.documentedMap()
         #expect(Set(documented.keys) == Set(manifest.keys))
         for (name, dependencies) in manifest.sorted(by: { $0.key < $1.key }) {
-            #expect(Set(documented[name] ?? []) == Set(dependencies), "\(name): documented \(documented[name] ?? []), manifest \(dependencies)")
+            #expect(
+                Set(documented[name] ?? []) == Set(dependencies), "\(name): documented \(documented[name] ?? []), manifest \(dependencies)")
         }
     }
 
@@ -72,7 +75,8 @@ import TrustSuiteSupport
     @Test(arguments: ["DeviceCheckService", "AppAttestDevice"])
     func testDoublesDependOnNothingOfTheRunner(_ name: String) throws {
         let reached = Self.reach(name, in: try Self.manifestMap())
-        #expect(reached.isDisjoint(with: ["ConformanceKit", "ReferenceSubjects", "AppAttestGenerator"]), "\(name) reaches \(reached.sorted())")
+        #expect(
+            reached.isDisjoint(with: ["ConformanceKit", "ReferenceSubjects", "AppAttestGenerator"]), "\(name) reaches \(reached.sorted())")
     }
 
     @Test func supportDependsOnNothingOfOurs() throws {

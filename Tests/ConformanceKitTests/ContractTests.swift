@@ -50,13 +50,16 @@ enum CodesAdapter {
         return folder
     }
 
-    static func vector(_ tcId: Int, _ hex: String, _ result: ExpectedResult, error: String? = nil, mode: String = "wellFormed",
-                       tagValidity: Bool = false, id: String? = nil) -> Vector {
+    static func vector(
+        _ tcId: Int, _ hex: String, _ result: ExpectedResult, error: String? = nil, mode: String = "wellFormed",
+        tagValidity: Bool = false, id: String? = nil
+    ) -> Vector {
         var input: [String: JSONValue] = ["cborHex": .string(hex), "mode": .string(mode)]
         if tagValidity { input["tagValidity"] = .bool(true) }
-        return Vector(family: .cbor, file: "codes.json", tcId: tcId, id: id ?? "cbor-codes::\(tcId)", comment: "", flags: [],
-                      input: .object(input), result: result, error: error, output: nil, group: tcId > 3 ? 1 : 0,
-                      groupComment: tcId > 3 ? "second group" : "first group")
+        return Vector(
+            family: .cbor, file: "codes.json", tcId: tcId, id: id ?? "cbor-codes::\(tcId)", comment: "", flags: [],
+            input: .object(input), result: result, error: error, output: nil, group: tcId > 3 ? 1 : 0,
+            groupComment: tcId > 3 ? "second group" : "first group")
     }
 
     /// pass, pass, wrong code, right code, wrong code, accepted invalid.
@@ -107,8 +110,10 @@ enum CodesAdapter {
     @Test func aVectorNeedingAnUndeclaredCapabilityIsNotSent() async throws {
         let folder = try CodesAdapter.install(withMap: false)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let vectors = [CodesAdapter.vector(1, "00", .valid), CodesAdapter.vector(2, "01", .valid, mode: "ctap2"),
-                       CodesAdapter.vector(3, "02", .valid, tagValidity: true)]
+        let vectors = [
+            CodesAdapter.vector(1, "00", .valid), CodesAdapter.vector(2, "01", .valid, mode: "ctap2"),
+            CodesAdapter.vector(3, "02", .valid, tagValidity: true),
+        ]
         let subject = try await AdapterSubject.launch(command: "exec python3 \(folder.path)/adapter.py --caps wellFormed,counter")
         let report = await Runner(subject: subject).run(vectors)
         await subject.stop()
@@ -120,16 +125,25 @@ enum CodesAdapter {
     }
 
     /// A report with a pass, a fail and a wrong reason in `a`, an error and a pass in `b`.
-    static let mixed = RunReport(subject: "third", cases: [
-        CaseResult(vector: CodesAdapter.vector(1, "00", .valid, id: "a::1"), grade: .pass, answer: SubjectAnswer(.valid), message: "", seconds: 0),
-        CaseResult(vector: CodesAdapter.vector(2, "ff", .invalid, error: "unexpectedBreak", id: "a::2"), grade: .fail,
-                   answer: SubjectAnswer(.valid), message: "accepted", seconds: 0),
-        CaseResult(vector: CodesAdapter.vector(3, "1c", .invalid, error: "reservedAdditionalInfo", id: "a::3"), grade: .wrongReason,
-                   answer: SubjectAnswer(.invalid, error: "premature end", code: "truncated"), message: "rejected with truncated", seconds: 0),
-        CaseResult(vector: CodesAdapter.vector(4, "18", .invalid, error: "truncated", id: "b::1"), grade: .error, answer: nil,
-                   message: "adapter crashed", seconds: 0),
-        CaseResult(vector: CodesAdapter.vector(5, "01", .valid, id: "b::2"), grade: .pass, answer: SubjectAnswer(.valid), message: "", seconds: 0),
-    ], seconds: 0)
+    static let mixed = RunReport(
+        subject: "third",
+        cases: [
+            CaseResult(
+                vector: CodesAdapter.vector(1, "00", .valid, id: "a::1"), grade: .pass, answer: SubjectAnswer(.valid), message: "",
+                seconds: 0),
+            CaseResult(
+                vector: CodesAdapter.vector(2, "ff", .invalid, error: "unexpectedBreak", id: "a::2"), grade: .fail,
+                answer: SubjectAnswer(.valid), message: "accepted", seconds: 0),
+            CaseResult(
+                vector: CodesAdapter.vector(3, "1c", .invalid, error: "reservedAdditionalInfo", id: "a::3"), grade: .wrongReason,
+                answer: SubjectAnswer(.invalid, error: "premature end", code: "truncated"), message: "rejected with truncated", seconds: 0),
+            CaseResult(
+                vector: CodesAdapter.vector(4, "18", .invalid, error: "truncated", id: "b::1"), grade: .error, answer: nil,
+                message: "adapter crashed", seconds: 0),
+            CaseResult(
+                vector: CodesAdapter.vector(5, "01", .valid, id: "b::2"), grade: .pass, answer: SubjectAnswer(.valid), message: "",
+                seconds: 0),
+        ], seconds: 0)
 
     static func expected(_ entries: [String: String]) throws -> ExpectedFailures {
         try ExpectedFailures.parse(try JSONEncoder().encode(entries), path: "expected.json")
@@ -156,14 +170,22 @@ enum CodesAdapter {
     }
 
     static func matrix(_ second: [Grade]) -> Matrix {
-        let reference = RunReport(subject: "reference", cases: Self.mixed.cases.map {
-            CaseResult(vector: $0.vector, grade: .pass, answer: nil, message: "", seconds: 0)
-        }, seconds: 0)
-        let other = RunReport(subject: "other", cases: zip(Self.mixed.cases, second).map { result, grade in
-            CaseResult(vector: result.vector, grade: grade, answer: grade == .fail ? SubjectAnswer(result.vector.result == .invalid ? .valid : .invalid) : nil,
-                       message: "", seconds: 0)
-        }, seconds: 0)
-        return Matrix(columns: [.init(name: "reference", command: nil, report: reference), .init(name: "other", command: "x", report: other)])
+        let reference = RunReport(
+            subject: "reference",
+            cases: Self.mixed.cases.map {
+                CaseResult(vector: $0.vector, grade: .pass, answer: nil, message: "", seconds: 0)
+            }, seconds: 0)
+        let other = RunReport(
+            subject: "other",
+            cases: zip(Self.mixed.cases, second).map { result, grade in
+                CaseResult(
+                    vector: result.vector, grade: grade,
+                    answer: grade == .fail ? SubjectAnswer(result.vector.result == .invalid ? .valid : .invalid) : nil,
+                    message: "", seconds: 0)
+            }, seconds: 0)
+        return Matrix(columns: [
+            .init(name: "reference", command: nil, report: reference), .init(name: "other", command: "x", report: other),
+        ])
     }
 
     @Test func aBaselineNamesNewAndFixedDisagreementsAndWhatGotWorse() throws {
@@ -178,7 +200,8 @@ enum CodesAdapter {
         let worse = try MatrixBaseline.load(url.path, against: Self.matrix([.pass, .fail, .wrongReason, .pass, .unsupported]))
         #expect(worse.gotWorse)
         #expect(worse.newDisagreements == ["a::3"])
-        #expect(worse.changes.map { "\($0.implementation) \($0.id) \($0.old)→\($0.new) \($0.worse)" } == ["other a::3 pass→wrongReason true"])
+        #expect(
+            worse.changes.map { "\($0.implementation) \($0.id) \($0.old)→\($0.new) \($0.worse)" } == ["other a::3 pass→wrongReason true"])
         #expect(worse.lines(path: "old.json").contains { $0.contains("WORSE a::3: pass → wrongReason") })
     }
 
@@ -200,7 +223,9 @@ enum CodesAdapter {
 
         // Long strings are shortened with their SHA-256 (of "aaa…": 2,000 bytes of "a").
         let shown = CaseInput.shown(.object(["blob": .string(String(repeating: "a", count: 2000))]))
-        #expect(shown["blob"]?.stringValue?.contains("2000 bytes of text, SHA-256 of the text "
-                                                     + "c4a700f85b7e9e5cdbdc51170409ee2ad48bebe2f2f0957a067937531a0a3c42") == true)
+        #expect(
+            shown["blob"]?.stringValue?.contains(
+                "2000 bytes of text, SHA-256 of the text "
+                    + "c4a700f85b7e9e5cdbdc51170409ee2ad48bebe2f2f0957a067937531a0a3c42") == true)
     }
 }

@@ -47,8 +47,10 @@ import TrustSuiteSupport
     /// docs/vectors.md opens with the contract, word for word as the shared
     /// spec's vectors.md has it (its references rewritten by
     /// ``inRepository``), up to the marker that ends it.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: sharedContract.path),
-                   "no shared spec beside the checkout to compare with"))
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: sharedContract.path),
+            "no shared spec beside the checkout to compare with"))
     func vectorContractIsTheSharedSpec() throws {
         let document = try Self.text("docs", "vectors.md")
         let end = try #require(document.range(of: "<!-- end of the contract"))

@@ -53,8 +53,11 @@ import TrustSuiteSupport
     /// Linear patterns over the longest text matched (4096 characters) stay
     /// far inside the bound, and every map the adapters ship loads.
     @Test func ordinaryPatternsAndTheShippedMapsPass() throws {
-        let map = try ErrorMap.parse(Self.map(["unexpected end of CBOR data", "buffer read for \\d+ but only have", "marker f[c-e]$",
-                                               "^(foo|bar)+ baz", "\\w+ block under VAR"]), path: "error-map.json")
+        let map = try ErrorMap.parse(
+            Self.map([
+                "unexpected end of CBOR data", "buffer read for \\d+ but only have", "marker f[c-e]$",
+                "^(foo|bar)+ baz", "\\w+ block under VAR",
+            ]), path: "error-map.json")
         let long = String(repeating: "word ", count: 800) + "buffer read for 12 but only have 3"
         #expect(try map.code(for: long) == "truncated")
         // One 4096-character word: `\w+ block` is quadratic on it (8 million steps), inside the bound.

@@ -47,7 +47,7 @@ import TrustSuiteSupport
             let comment = isSwift ? line.range(of: "//").map { String(line[$0.upperBound...]) } ?? "" : String(line)
             for match in comment.matches(of: link) {
                 let target = String(match.1)
-                if target.contains(":") || target.hasPrefix("#") || target.hasPrefix("<") { continue }   // URLs, anchors
+                if target.contains(":") || target.hasPrefix("#") || target.hasPrefix("<") { continue }  // URLs, anchors
                 let path = String(target.prefix { $0 != "#" && $0 != "?" })
                 guard !path.isEmpty else { continue }
                 if !exists(normalized(folder + "/" + path)) { found.append(Reference(file: relative, line: index + 1, target: target)) }
@@ -97,7 +97,8 @@ import TrustSuiteSupport
             Paths: docs/vectors.md is here, docs/missing.md is not.
             """
         let found = Self.references(in: "docs/example.md", text: markdown).map(\.target)
-        #expect(found == ["nowhere.md", "../../elsewhere/x.md", "spec/vectors.md", "../shared/spec/probe.md", "docs/missing.md"], "\(found)")
+        #expect(
+            found == ["nowhere.md", "../../elsewhere/x.md", "spec/vectors.md", "../shared/spec/probe.md", "docs/missing.md"], "\(found)")
         let swift = """
             /// The rule (spec/cbor.md); see [the contract](../../docs/vectors.md) and [gone](../../docs/gone.md).
             let bytes = [UInt8](data) // [UInt8](data) in a comment is a link, and broken

@@ -10,20 +10,27 @@ import TrustSuiteSupport
     /// Adapter text with everything the audit used: XML 1.0's forbidden
     /// U+FFFE and U+FFFF, ESC sequences, CR, NUL, HTML, a Markdown image and
     /// link, an autolink, a table pipe, backticks and a right-to-left override.
-    static let hostile = "x\u{FFFE}\u{FFFF}\u{1B}[2J\r\u{0} <img src=x onerror=alert(1)> ![i](http://e.test/i.png) "
+    static let hostile =
+        "x\u{FFFE}\u{FFFF}\u{1B}[2J\r\u{0} <img src=x onerror=alert(1)> ![i](http://e.test/i.png) "
         + "[l](http://e.test) https://e.test | ``tick`` \u{202E}txt.exe"
 
     static func matrix() -> Matrix {
         let vector = CodesAdapter.vector(2, "ff", .invalid, error: "unexpectedBreak", id: "a::2")
-        let reference = RunReport(subject: "reference", cases: [
-            CaseResult(vector: vector, grade: .pass, answer: SubjectAnswer(.invalid), message: "", seconds: 0),
-        ], seconds: 0)
-        var report = RunReport(subject: hostile, cases: [
-            CaseResult(vector: vector, grade: .fail, answer: SubjectAnswer(.valid, error: hostile), message: hostile, seconds: 0),
-        ], seconds: 0)
+        let reference = RunReport(
+            subject: "reference",
+            cases: [
+                CaseResult(vector: vector, grade: .pass, answer: SubjectAnswer(.invalid), message: "", seconds: 0)
+            ], seconds: 0)
+        var report = RunReport(
+            subject: hostile,
+            cases: [
+                CaseResult(vector: vector, grade: .fail, answer: SubjectAnswer(.valid, error: hostile), message: hostile, seconds: 0)
+            ], seconds: 0)
         report.capabilities = [hostile]
         report.callerChecks = [hostile]
-        return Matrix(columns: [.init(name: "reference", command: nil, report: reference), .init(name: hostile, command: "x", report: report)])
+        return Matrix(columns: [
+            .init(name: "reference", command: nil, report: reference), .init(name: hostile, command: "x", report: report),
+        ])
     }
 
     /// Every character of the JUnit report is one XML 1.0 allows
@@ -34,8 +41,9 @@ import TrustSuiteSupport
         let xml = Reports.junit(RunReport(subject: Self.hostile, cases: [result], seconds: 0))
         let forbidden = xml.unicodeScalars.filter { scalar in
             let value = scalar.value
-            return !(value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value) || (0xE000...0xFFFD).contains(value)
-                     || value >= 0x10000)
+            return
+                !(value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value) || (0xE000...0xFFFD).contains(value)
+                || value >= 0x10000)
         }
         #expect(forbidden.isEmpty, "\(forbidden.map { String($0.value, radix: 16) })")
         #expect(xml.contains("&lt;img src=x onerror=alert(1)&gt;"))
@@ -73,9 +81,12 @@ import TrustSuiteSupport
     @Test func baselineLinesEscapeNames() throws {
         let vector = CodesAdapter.vector(2, "ff", .invalid, error: "unexpectedBreak", id: "a::2")
         func matrix(_ grade: Grade) -> Matrix {
-            let report = RunReport(subject: "x", cases: [
-                CaseResult(vector: vector, grade: grade, answer: SubjectAnswer(grade == .pass ? .invalid : .valid), message: "", seconds: 0),
-            ], seconds: 0)
+            let report = RunReport(
+                subject: "x",
+                cases: [
+                    CaseResult(
+                        vector: vector, grade: grade, answer: SubjectAnswer(grade == .pass ? .invalid : .valid), message: "", seconds: 0)
+                ], seconds: 0)
             return Matrix(columns: [.init(name: Self.hostile, command: "x", report: report)])
         }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("baseline-\(UUID().uuidString).json")

@@ -19,10 +19,13 @@ struct ScriptedSubject: Subject {
 }
 
 @Suite struct RunnerTests {
-    static func vector(_ tcId: Int, _ hex: String, _ result: ExpectedResult, error: String? = nil,
-                       output: JSONValue? = nil, family: Family = .cbor, flags: [String] = []) -> Vector {
-        Vector(family: family, file: "f.json", tcId: tcId, id: "cbor-t::\(tcId)", comment: "", flags: flags,
-               input: .object(["cborHex": .string(hex)]), result: result, error: error, output: output)
+    static func vector(
+        _ tcId: Int, _ hex: String, _ result: ExpectedResult, error: String? = nil,
+        output: JSONValue? = nil, family: Family = .cbor, flags: [String] = []
+    ) -> Vector {
+        Vector(
+            family: family, file: "f.json", tcId: tcId, id: "cbor-t::\(tcId)", comment: "", flags: flags,
+            input: .object(["cborHex": .string(hex)]), result: result, error: error, output: output)
     }
 
     static let vectors = [
@@ -32,8 +35,9 @@ struct ScriptedSubject: Subject {
         vector(4, "f818", .acceptable, flags: ["Legacy"]),
         vector(5, "crash", .valid),
         vector(6, "01", .valid, output: .object(["diagnostic": .string("1")])),
-        vector(7, "trace", .valid, output: .object(["steps": .array([.object(["state": .string("authorized")])])]),
-               family: .laRight),
+        vector(
+            7, "trace", .valid, output: .object(["steps": .array([.object(["state": .string("authorized")])])]),
+            family: .laRight),
         vector(8, "skip", .valid, family: .keychainACL),
     ]
 
@@ -97,20 +101,26 @@ struct ScriptedSubject: Subject {
 /// each case's stderr.
 @Suite struct ReportShapeTests {
     static func vector(_ tcId: Int, mode: String, _ result: ExpectedResult) -> Vector {
-        Vector(family: .cbor, file: "f.json", tcId: tcId, id: "r::\(tcId)", comment: "", flags: [],
-               input: .object(["cborHex": .string("00"), "mode": .string(mode)]), result: result,
-               error: result == .invalid ? "truncated" : nil, output: nil)
+        Vector(
+            family: .cbor, file: "f.json", tcId: tcId, id: "r::\(tcId)", comment: "", flags: [],
+            input: .object(["cborHex": .string("00"), "mode": .string(mode)]), result: result,
+            error: result == .invalid ? "truncated" : nil, output: nil)
     }
 
-    static let report = RunReport(subject: "third", cases: [
-        CaseResult(vector: vector(1, mode: "wellFormed", .valid), grade: .pass, answer: SubjectAnswer(.valid), message: "", seconds: 0),
-        CaseResult(vector: vector(2, mode: "ctap2", .valid), grade: .unsupported,
-                   answer: SubjectAnswer(.unsupported, error: "no ctap2 mode here"), message: "subject does not support this case", seconds: 0),
-        CaseResult(vector: vector(3, mode: "ctap2", .invalid), grade: .fail, answer: SubjectAnswer(.valid),
-                   message: "accepted an invalid input", seconds: 0, stderr: "warning: lenient\n"),
-        CaseResult(vector: vector(4, mode: "deterministic", .valid), grade: .error, answer: nil,
-                   message: "adapter crashed: it exited with status 3", seconds: 0, stderr: "Traceback <here>\n"),
-    ], seconds: 1)
+    static let report = RunReport(
+        subject: "third",
+        cases: [
+            CaseResult(vector: vector(1, mode: "wellFormed", .valid), grade: .pass, answer: SubjectAnswer(.valid), message: "", seconds: 0),
+            CaseResult(
+                vector: vector(2, mode: "ctap2", .valid), grade: .unsupported,
+                answer: SubjectAnswer(.unsupported, error: "no ctap2 mode here"), message: "subject does not support this case", seconds: 0),
+            CaseResult(
+                vector: vector(3, mode: "ctap2", .invalid), grade: .fail, answer: SubjectAnswer(.valid),
+                message: "accepted an invalid input", seconds: 0, stderr: "warning: lenient\n"),
+            CaseResult(
+                vector: vector(4, mode: "deterministic", .valid), grade: .error, answer: nil,
+                message: "adapter crashed: it exited with status 3", seconds: 0, stderr: "Traceback <here>\n"),
+        ], seconds: 1)
 
     @Test func scorecardCountsAcceptedInvalidAndModes() {
         let text = Reports.scorecard(Self.report)

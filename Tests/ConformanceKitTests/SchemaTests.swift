@@ -58,27 +58,61 @@ import TestSupport
         ("invalid without an error", file(test: #""input": {"cborHex": "00"}, "result": "invalid""#), true),
         ("KNOWN_BUG note without links", file(notes: #"{"F": {"bugType": "KNOWN_BUG", "description": "d"}}"#, test: good), true),
         ("note with an unknown field", file(notes: #"{"F": {"bugType": "EDGE_CASE", "description": "d", "url": "x"}}"#, test: good), true),
-        ("app-attest-attestation: categories of the wrong type",
-         file(family: "app-attest-attestation", notes: #"{"LaunchPolicy": "p"}"#,
-              test: #""flags": ["LaunchPolicy"], "input": {"allowedValidationCategories": "1"}, "result": "invalid", "error": "malformedAttestationObject""#), true),
-        ("app-attest-assertion: a code-directory hash of 31 bytes",
-         file(family: "app-attest-assertion", notes: #"{"LaunchPolicy": "p", "CodeDirectoryHashPolicy": "h"}"#,
-              test: #""flags": ["LaunchPolicy", "CodeDirectoryHashPolicy"], "input": {"allowedCodeDirectoryHashes": [""#
-                  + String(repeating: "ab", count: 31) + #""]}, "result": "invalid", "error": "codeDirectoryHashNotAllowed""#), true),
-        ("devicecheck: steps of the wrong type", file(family: "devicecheck", test: #""input": {"steps": "query"}, "result": "valid""#), true),
-        ("la-right: unknown step field", file(family: "la-right", test: #""input": {"requirement": "default", "steps": [{"op": "save", "identifer": "r"}]}, "result": "valid""#), true),
+        (
+            "app-attest-attestation: categories of the wrong type",
+            file(
+                family: "app-attest-attestation", notes: #"{"LaunchPolicy": "p"}"#,
+                test:
+                    #""flags": ["LaunchPolicy"], "input": {"allowedValidationCategories": "1"}, "result": "invalid", "error": "malformedAttestationObject""#
+            ), true
+        ),
+        (
+            "app-attest-assertion: a code-directory hash of 31 bytes",
+            file(
+                family: "app-attest-assertion", notes: #"{"LaunchPolicy": "p", "CodeDirectoryHashPolicy": "h"}"#,
+                test: #""flags": ["LaunchPolicy", "CodeDirectoryHashPolicy"], "input": {"allowedCodeDirectoryHashes": [""#
+                    + String(repeating: "ab", count: 31) + #""]}, "result": "invalid", "error": "codeDirectoryHashNotAllowed""#), true
+        ),
+        (
+            "devicecheck: steps of the wrong type", file(family: "devicecheck", test: #""input": {"steps": "query"}, "result": "valid""#),
+            true
+        ),
+        (
+            "la-right: unknown step field",
+            file(
+                family: "la-right",
+                test: #""input": {"requirement": "default", "steps": [{"op": "save", "identifer": "r"}]}, "result": "valid""#), true
+        ),
         ("cbor: cborHex of the wrong type", file(test: #""input": {"cborHex": 0}, "result": "valid""#), true),
         ("cbor: unknown input field", file(test: #""input": {"cborHex": "00", "strict": true}, "result": "valid""#), true),
-        ("app-attest-attestation: keyId of the wrong type",
-         file(family: "app-attest-attestation", test: #""input": {"keyId": 5}, "result": "invalid", "error": "keyIdMismatch""#), true),
-        ("app-attest-assertion: previousCounter of the wrong type",
-         file(family: "app-attest-assertion", test: #""input": {"previousCounter": "1"}, "result": "invalid", "error": "counterNotIncreasing""#), true),
-        ("app-attest-receipt: validationTime of the wrong type",
-         file(family: "app-attest-receipt", test: #""input": {"validationTime": 1}, "result": "invalid", "error": "malformedReceipt""#), true),
-        ("keychain-acl: synchronizable of the wrong type",
-         file(family: "keychain-acl", test: #""input": {"synchronizable": "yes"}, "result": "invalid", "error": "notSynchronizable""#), true),
-        ("keychain-flow: device of the wrong type", file(family: "keychain-flow", test: #""input": {"device": "locked", "steps": []}, "result": "valid""#), true),
-        ("la-right: requirement of the wrong type", file(family: "la-right", test: #""input": {"requirement": 7, "steps": []}, "result": "valid""#), true),
+        (
+            "app-attest-attestation: keyId of the wrong type",
+            file(family: "app-attest-attestation", test: #""input": {"keyId": 5}, "result": "invalid", "error": "keyIdMismatch""#), true
+        ),
+        (
+            "app-attest-assertion: previousCounter of the wrong type",
+            file(
+                family: "app-attest-assertion",
+                test: #""input": {"previousCounter": "1"}, "result": "invalid", "error": "counterNotIncreasing""#), true
+        ),
+        (
+            "app-attest-receipt: validationTime of the wrong type",
+            file(family: "app-attest-receipt", test: #""input": {"validationTime": 1}, "result": "invalid", "error": "malformedReceipt""#),
+            true
+        ),
+        (
+            "keychain-acl: synchronizable of the wrong type",
+            file(family: "keychain-acl", test: #""input": {"synchronizable": "yes"}, "result": "invalid", "error": "notSynchronizable""#),
+            true
+        ),
+        (
+            "keychain-flow: device of the wrong type",
+            file(family: "keychain-flow", test: #""input": {"device": "locked", "steps": []}, "result": "valid""#), true
+        ),
+        (
+            "la-right: requirement of the wrong type",
+            file(family: "la-right", test: #""input": {"requirement": 7, "steps": []}, "result": "valid""#), true
+        ),
     ]
 
     @Test(.enabled(if: Locations.adapterPython != nil, venvMissing))
@@ -91,10 +125,11 @@ import TestSupport
             try Data(item.text.utf8).write(to: folder.appendingPathComponent("bad-\(index).json"))
         }
         let (_, output) = try Self.python([Self.validator, folder.path])
-        let refused = Set(output.split(separator: "\n").compactMap { line -> String? in
-            guard let colon = line.range(of: ".json: ") else { return nil }
-            return URL(fileURLWithPath: String(line[..<colon.lowerBound]) + ".json").lastPathComponent
-        })
+        let refused = Set(
+            output.split(separator: "\n").compactMap { line -> String? in
+                guard let colon = line.range(of: ".json: ") else { return nil }
+                return URL(fileURLWithPath: String(line[..<colon.lowerBound]) + ".json").lastPathComponent
+            })
         #expect(!refused.contains("good.json"), "\(output)")
         #expect(throws: Never.self) { try VectorLoader.parse(Data(Self.file(test: Self.good).utf8), path: "good.json") }
         for (index, item) in Self.broken.enumerated() {
@@ -123,17 +158,22 @@ import TestSupport
 
     @Test(.enabled(if: Locations.adapterPython != nil, venvMissing))
     func sarifValidatesAgainstTheSARIF210Schema() throws {
-        let text = Self.file(notes: #"{"Odd": {"bugType": "KNOWN_BUG", "description": "odd bytes", "links": ["https://example.org/issue/1"]}}"#,
-                             test: #""flags": ["Odd"], "input": {"cborHex": "ff"}, "result": "invalid", "error": "unexpectedBreak""#)
+        let text = Self.file(
+            notes: #"{"Odd": {"bugType": "KNOWN_BUG", "description": "odd bytes", "links": ["https://example.org/issue/1"]}}"#,
+            test: #""flags": ["Odd"], "input": {"cborHex": "ff"}, "result": "invalid", "error": "unexpectedBreak""#)
         let file = try VectorLoader.parse(Data(text.utf8), path: "Fixtures/odd.json")
         let vector = try #require(file.vectors.first)
-        let other = Vector(family: .cbor, file: "Fixtures/odd.json", tcId: 2, id: "x::2", comment: "", flags: [],
-                           input: .object(["cborHex": .string("00")]), result: .valid, error: nil, output: nil, group: 1)
-        let report = RunReport(subject: "third", cases: [
-            CaseResult(vector: vector, grade: .fail, answer: SubjectAnswer(.valid), message: "accepted", seconds: 0),
-            CaseResult(vector: other, grade: .fail, answer: SubjectAnswer(.invalid, error: "no"), message: "rejected", seconds: 0),
-            CaseResult(vector: vector, grade: .wrongReason, answer: SubjectAnswer(.invalid, code: "truncated"), message: "wrong", seconds: 0),
-        ], seconds: 0)
+        let other = Vector(
+            family: .cbor, file: "Fixtures/odd.json", tcId: 2, id: "x::2", comment: "", flags: [],
+            input: .object(["cborHex": .string("00")]), result: .valid, error: nil, output: nil, group: 1)
+        let report = RunReport(
+            subject: "third",
+            cases: [
+                CaseResult(vector: vector, grade: .fail, answer: SubjectAnswer(.valid), message: "accepted", seconds: 0),
+                CaseResult(vector: other, grade: .fail, answer: SubjectAnswer(.invalid, error: "no"), message: "rejected", seconds: 0),
+                CaseResult(
+                    vector: vector, grade: .wrongReason, answer: SubjectAnswer(.invalid, code: "truncated"), message: "wrong", seconds: 0),
+            ], seconds: 0)
         let sarif = SARIF.log([SARIF.Input(name: "third", report: report), SARIF.Input(name: "second", report: report)], files: [file])
         let log = try JSONDecoder().decode(JSONValue.self, from: Data(sarif.utf8))
         let run = try #require(log["runs"]?.arrayValue?.first)

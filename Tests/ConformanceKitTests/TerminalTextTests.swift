@@ -13,11 +13,14 @@ import TrustSuiteSupport
     static let hostile = "boom\u{1B}[2J\u{1B}[31mred\u{7}\rPASS\u{1B}]0;owned\u{7}\u{9B}1m\nsecond line"
 
     static let report: RunReport = {
-        let vector = Vector(family: .cbor, file: "f.json", tcId: 1, id: "t::1", comment: "", flags: [],
-                            input: .object(["cborHex": .string("00")]), result: .valid, error: nil, output: nil)
-        return RunReport(subject: "evil 1.0\u{1B}[8m", cases: [
-            CaseResult(vector: vector, grade: .error, answer: nil, message: hostile, seconds: 0, stderr: hostile),
-        ], seconds: 0)
+        let vector = Vector(
+            family: .cbor, file: "f.json", tcId: 1, id: "t::1", comment: "", flags: [],
+            input: .object(["cborHex": .string("00")]), result: .valid, error: nil, output: nil)
+        return RunReport(
+            subject: "evil 1.0\u{1B}[8m",
+            cases: [
+                CaseResult(vector: vector, grade: .error, answer: nil, message: hostile, seconds: 0, stderr: hostile)
+            ], seconds: 0)
     }()
 
     @Test func scorecardShowsNoControlCharacter() {

@@ -16,15 +16,15 @@ import Testing
 
     /// Witnesses from Fixtures/cbor/strict-decoding.json (tcId in the comment).
     static let witnesses: [(String, Disagreement)] = [
-        ("a201000101", .duplicateMapKey),           // 604
-        ("bf01000101ff", .duplicateMapKey),         // 622
-        (String(repeating: "81", count: 65) + "00", .nestingLimit), // 490
-        ("e0", .unassignedSimpleValue),             // 289
-        ("f3", .unassignedSimpleValue),             // 292
-        ("f820", .unassignedSimpleValue),           // 295
-        ("f97e01", .halfNaNPayload),                // 199
-        ("c600", .shortTagHead),                    // 860
-        ("c6c6c600", .shortTagHead),                // 472
+        ("a201000101", .duplicateMapKey),  // 604
+        ("bf01000101ff", .duplicateMapKey),  // 622
+        (String(repeating: "81", count: 65) + "00", .nestingLimit),  // 490
+        ("e0", .unassignedSimpleValue),  // 289
+        ("f3", .unassignedSimpleValue),  // 292
+        ("f820", .unassignedSimpleValue),  // 295
+        ("f97e01", .halfNaNPayload),  // 199
+        ("c600", .shortTagHead),  // 860
+        ("c6c6c600", .shortTagHead),  // 472
     ]
 
     @Test(arguments: witnesses.indices)
@@ -35,16 +35,19 @@ import Testing
         #expect(verdicts.strict != verdicts.libcbor.item, "\(text): the two decoders agree")
         #expect(verdicts.classes == [kind], "\(text): classes \(verdicts.classes)")
         #expect(FuzzTargets.cborDifferential(bytes).isEmpty, "\(text) is listed and excused")
-        #expect(!FuzzTargets.cborDifferential(bytes, decode: FuzzTargets.strictCBOR, entries: []).isEmpty,
-                "\(text): unlisted, the disagreement is a finding")
+        #expect(
+            !FuzzTargets.cborDifferential(bytes, decode: FuzzTargets.strictCBOR, entries: []).isEmpty,
+            "\(text): unlisted, the disagreement is a finding")
     }
 
     /// Inputs both read the same: integers in every head width, strings in
     /// chunks, floats of every width (NaN payloads of single and double
     /// precision bit for bit), tags, simple values libcbor knows.
-    @Test(arguments: ["1bffffffffffffffff", "3bffffffffffffffff", "1800", "5f42010243030405ff", "7f61616162ff",
-                      "fa7fc00001", "fa7f800001", "fb7ff0000000000001", "f9fe00", "f97c00", "f90001", "c1fb41d452d9ec200000",
-                      "d9ffff00", "a2616101616202", "9f9fffff", "f4", "f7", "80", "a0"])
+    @Test(arguments: [
+        "1bffffffffffffffff", "3bffffffffffffffff", "1800", "5f42010243030405ff", "7f61616162ff",
+        "fa7fc00001", "fa7f800001", "fb7ff0000000000001", "f9fe00", "f97c00", "f90001", "c1fb41d452d9ec200000",
+        "d9ffff00", "a2616101616202", "9f9fffff", "f4", "f7", "80", "a0",
+    ])
     func bothReadTheSameItem(_ text: String) throws {
         let bytes = Self.hex(text)
         let verdicts = FuzzTargets.cborVerdicts(bytes)

@@ -23,8 +23,10 @@ import TestSupport
     @Test func baselineVerifiesAndEachFieldGivesItsError() async throws {
         let seeds = await Self.verifyingSeeds()
         let seed = try #require(seeds.first, "no seed of FuzzAttestationResigned verifies once re-signed")
-        let changes: [(Int, AppAttestError.Code)] = [(0, .rpIdMismatch), (36, .counterNotZero), (40, .aaguidMismatch),
-                                                     (60, .credentialIdMismatch)]
+        let changes: [(Int, AppAttestError.Code)] = [
+            (0, .rpIdMismatch), (36, .counterNotZero), (40, .aaguidMismatch),
+            (60, .credentialIdMismatch),
+        ]
         for (offset, code) in changes {
             var changed = seed
             changed[offset] ^= 0x01

@@ -29,8 +29,9 @@ import TestPKI
     static func leaf(notAfter: Date) throws -> [UInt8] {
         let ca = try #require(FuzzWorld.ca)
         let key = try #require(FuzzWorld.credentialKey)
-        return try ca.credentialCertificate(authData: [1, 2, 3], clientDataHash: FuzzWorld.clientDataHash, key: key.publicKey,
-                                            notBefore: FuzzWorld.now.addingTimeInterval(-86_400), notAfter: notAfter)
+        return try ca.credentialCertificate(
+            authData: [1, 2, 3], clientDataHash: FuzzWorld.clientDataHash, key: key.publicKey,
+            notBefore: FuzzWorld.now.addingTimeInterval(-86_400), notAfter: notAfter)
     }
 
     /// The notAfter instant is a real disagreement (RFC 5280 and the
@@ -68,10 +69,11 @@ import TestPKI
     @Test func receiptsOfTheFixedWorldVerifyOnBothSides() async throws {
         let ca = try #require(FuzzWorld.ca)
         let key = try #require(FuzzWorld.credentialKey)
-        let made = try ca.attest(SoftwareCA.AttestationRequest(
-            credentialKey: key, appId: FuzzWorld.appId, environment: FuzzWorld.environment, clientDataHash: FuzzWorld.clientDataHash,
-            notBefore: FuzzWorld.now.addingTimeInterval(-2 * 86_400), notAfter: FuzzWorld.now.addingTimeInterval(86_400),
-            token: [UInt8](repeating: 1, count: 16)))
+        let made = try ca.attest(
+            SoftwareCA.AttestationRequest(
+                credentialKey: key, appId: FuzzWorld.appId, environment: FuzzWorld.environment, clientDataHash: FuzzWorld.clientDataHash,
+                notBefore: FuzzWorld.now.addingTimeInterval(-2 * 86_400), notAfter: FuzzWorld.now.addingTimeInterval(86_400),
+                token: [UInt8](repeating: 1, count: 16)))
         let verdicts = try #require(await FuzzTargets.receiptVerdicts(made.receipt))
         #expect(verdicts.reference && verdicts.openssl)
         #expect(await FuzzTargets.receiptVerify(made.receipt).isEmpty)
@@ -129,7 +131,9 @@ import TestPKI
         guard case .untrusted = read(#"{"id":"4","result":"valid"}"#) else { Issue.record("a reply for 4 was trusted"); return }
         guard case .untrusted = read("[1]") else { Issue.record("a JSON array was trusted"); return }
         // Chunking: the same events however the output arrives.
-        #expect(FuzzTargets.adapterReply([3] + Array("{\"id\":\"3\",\"result\":\"valid\"}\n".utf8) + [UInt8](repeating: 0x41, count: 100)).isEmpty)
+        #expect(
+            FuzzTargets.adapterReply([3] + Array("{\"id\":\"3\",\"result\":\"valid\"}\n".utf8) + [UInt8](repeating: 0x41, count: 100))
+                .isEmpty)
     }
 }
 

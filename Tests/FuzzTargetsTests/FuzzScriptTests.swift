@@ -40,8 +40,9 @@ import TestSupport
         if process.isRunning { kill(-process.processIdentifier, SIGKILL); process.terminate() }
         process.waitUntilExit()
         group.wait()
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: outData.get(), as: UTF8.self),
-                       stderr: String(decoding: errData.get(), as: UTF8.self))
+        return Outcome(
+            status: process.terminationStatus, stdout: String(decoding: outData.get(), as: UTF8.self),
+            stderr: String(decoding: errData.get(), as: UTF8.self))
     }
 
     /// Every script of Fuzz/ and Fuzz/oss-fuzz/.
@@ -55,8 +56,9 @@ import TestSupport
     }()
 
     @Test func theScriptsAreAllHere() {
-        #expect(Set(["campaign.sh", "ci.sh", "coverage.sh", "run.sh", "options.sh", "make-seeds.py", "oss-fuzz/build.sh"])
-            .isSubset(of: Set(Self.scripts)), "\(Self.scripts)")
+        #expect(
+            Set(["campaign.sh", "ci.sh", "coverage.sh", "run.sh", "options.sh", "make-seeds.py", "oss-fuzz/build.sh"])
+                .isSubset(of: Set(Self.scripts)), "\(Self.scripts)")
     }
 
     /// `--help` prints the script's usage on stdout and exits 0 at once
@@ -92,7 +94,8 @@ import TestSupport
         let log = "date\tharness\twall-s\tworkers\tcpu-s\texecutions\tcov\tft\tcorpus\tcrashes\n"
         try Data(log.utf8).write(to: fuzz.appendingPathComponent("campaign-log.tsv"))
         let standIn = bin.appendingPathComponent("FuzzStandIn")
-        try Data("""
+        try Data(
+            """
             #!/usr/bin/env bash
             # libFuzzer's part in a campaign: run, minimize a crash, merge.
             dirs=(); prefix=""; exact=""; merge=0; minimize=0
@@ -111,11 +114,15 @@ import TestSupport
             echo found >"${dirs[0]}/new-input"
             echo crash >"${prefix}crash-standin"
             echo "#42 DONE cov: 7 ft: 9 corp: 2/10b exec/s: 42 rss: 1Mb"
-            """.utf8).write(to: standIn)
+            """.utf8
+        ).write(to: standIn)
         try manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: standIn.path)
 
-        let outcome = try Self.run(["bash", fuzz.appendingPathComponent("campaign.sh").path, "--bin", bin.path, "--seconds", "1",
-                                    "--jobs", "1", "FuzzStandIn"], timeout: 120)
+        let outcome = try Self.run(
+            [
+                "bash", fuzz.appendingPathComponent("campaign.sh").path, "--bin", bin.path, "--seconds", "1",
+                "--jobs", "1", "FuzzStandIn",
+            ], timeout: 120)
         #expect(outcome.status == 0, "\(outcome)")
         // Tracked: as they were.
         #expect(try manager.contentsOfDirectory(atPath: fuzz.appendingPathComponent("Corpus/FuzzStandIn").path) == ["seed"])
@@ -123,7 +130,8 @@ import TestSupport
         #expect(try String(contentsOf: fuzz.appendingPathComponent("campaign-log.tsv"), encoding: .utf8) == log)
         // Untracked: the merged corpus (committed seeds and the new input), the crash, the log line.
         let results = fuzz.appendingPathComponent(".build/campaign-results")
-        #expect(try manager.contentsOfDirectory(atPath: results.appendingPathComponent("Corpus/FuzzStandIn").path).sorted()
+        #expect(
+            try manager.contentsOfDirectory(atPath: results.appendingPathComponent("Corpus/FuzzStandIn").path).sorted()
                 == ["new-input", "seed"])
         #expect(try manager.contentsOfDirectory(atPath: results.appendingPathComponent("FailCases/FuzzStandIn").path) == ["crash-standin"])
         let lines = try String(contentsOf: results.appendingPathComponent("campaign-log.tsv"), encoding: .utf8).split(separator: "\n")
@@ -131,10 +139,16 @@ import TestSupport
         #expect(outcome.stdout.contains("nothing tracked changed"), "\(outcome)")
 
         // --in-tree writes into the tracked folders, as a campaign to commit does.
-        let inTree = try Self.run(["bash", fuzz.appendingPathComponent("campaign.sh").path, "--bin", bin.path, "--seconds", "1",
-                                   "--jobs", "1", "--in-tree", "FuzzStandIn"], timeout: 120)
+        let inTree = try Self.run(
+            [
+                "bash", fuzz.appendingPathComponent("campaign.sh").path, "--bin", bin.path, "--seconds", "1",
+                "--jobs", "1", "--in-tree", "FuzzStandIn",
+            ], timeout: 120)
         #expect(inTree.status == 0, "\(inTree)")
-        #expect(try manager.contentsOfDirectory(atPath: fuzz.appendingPathComponent("Corpus/FuzzStandIn").path).sorted() == ["new-input", "seed"])
+        #expect(
+            try manager.contentsOfDirectory(atPath: fuzz.appendingPathComponent("Corpus/FuzzStandIn").path).sorted() == [
+                "new-input", "seed",
+            ])
         #expect(try String(contentsOf: fuzz.appendingPathComponent("campaign-log.tsv"), encoding: .utf8).split(separator: "\n").count == 2)
     }
 }

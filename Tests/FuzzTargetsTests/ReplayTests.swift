@@ -26,12 +26,15 @@ import TestSupport
         let seeds = Self.inputs("Corpus").filter { $0.harness == harness }
         #expect(seeds.count >= 20, "Fuzz/Corpus/\(harness.rawValue) should hold a seed corpus")
         let fuzz = Locations.fuzz
-        #expect(FileManager.default.fileExists(atPath: fuzz.appendingPathComponent("Sources/\(harness.rawValue)/\(harness.rawValue).swift").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: fuzz.appendingPathComponent("Sources/\(harness.rawValue)/\(harness.rawValue).swift").path))
         #expect(FileManager.default.fileExists(atPath: fuzz.appendingPathComponent("Dictionaries/\(harness.dictionary)").path))
         // The options file (OSS-Fuzz's form) names the registry's dictionary; run.sh and campaign.sh read it.
         let options = (try? String(contentsOf: fuzz.appendingPathComponent("Options/\(harness.rawValue).options"), encoding: .utf8)) ?? ""
-        #expect(options.split(separator: "\n").contains("dict = \(harness.dictionary)"),
-                "Fuzz/Options/\(harness.rawValue).options should say dict = \(harness.dictionary)")
+        #expect(
+            options.split(separator: "\n").contains("dict = \(harness.dictionary)"),
+            "Fuzz/Options/\(harness.rawValue).options should say dict = \(harness.dictionary)")
         // Leak detection stays on everywhere (the async oracles free what
         // they allocate before the entry returns: InlineExecutor).
         #expect(!options.contains("detect_leaks"), "Fuzz/Options/\(harness.rawValue).options turns leak detection off")
@@ -48,8 +51,10 @@ import TestSupport
 
     /// A harness left out of this build (FuzzCBORDifferential without
     /// libcbor) shows as a skipped test that says what to install.
-    @Test(.disabled(if: Harness.allCases.contains { $0.unavailableReason != nil },
-                   Comment(rawValue: Harness.allCases.compactMap(\.unavailableReason).joined(separator: "; "))))
+    @Test(
+        .disabled(
+            if: Harness.allCases.contains { $0.unavailableReason != nil },
+            Comment(rawValue: Harness.allCases.compactMap(\.unavailableReason).joined(separator: "; "))))
     func harnessesLeftOutOfThisBuild() {
         #expect(Harness.allCases.allSatisfy { $0.unavailableReason == nil })
     }

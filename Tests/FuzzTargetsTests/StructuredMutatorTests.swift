@@ -48,8 +48,9 @@ import Testing
     @Test func resignedMutationsReachTheChecksAfterTheNonce() async throws {
         let decoded = try CBORDecoder(mode: .wellFormed).decode(StructuredAttestation.baseline)
         let top = try #require(try CBORValue(decoded).mapEntries)
-        let verifier = try AttestationVerifier(appId: FuzzWorld.appId, environment: FuzzWorld.environment,
-                                               trustAnchors: [try #require(FuzzWorld.root)])
+        let verifier = try AttestationVerifier(
+            appId: FuzzWorld.appId, environment: FuzzWorld.environment,
+            trustAnchors: [try #require(FuzzWorld.root)])
         var codes: Set<AppAttestError.Code> = []
         for seed in UInt64(0)..<24 {
             var random = StructuredAttestation.Random(state: seed)
@@ -58,8 +59,9 @@ import Testing
             let object = CBOREncoder.canonical(.map(copy, indefinite: false))
             let keyId = (try? AttestationObject(bytes: object))?.authenticatorData.credential?.credentialId ?? []
             do {
-                _ = try await verifier.verify(attestationObject: object, keyId: keyId, clientDataHash: FuzzWorld.clientDataHash,
-                                              at: FuzzWorld.now)
+                _ = try await verifier.verify(
+                    attestationObject: object, keyId: keyId, clientDataHash: FuzzWorld.clientDataHash,
+                    at: FuzzWorld.now)
             } catch {
                 codes.insert(error.code)
             }

@@ -17,8 +17,9 @@ import Testing
     }
 
     static func device(_ bits: Int) -> DeviceState {
-        DeviceState(locked: bits & 1 != 0, unlockedSinceBoot: bits & 2 == 0 || bits & 1 == 0, passcodeSet: bits & 4 == 0,
-                    biometry: DeviceState.Biometry.allCases[(bits >> 3) & 3], companion: bits & 32 != 0)
+        DeviceState(
+            locked: bits & 1 != 0, unlockedSinceBoot: bits & 2 == 0 || bits & 1 == 0, passcodeSet: bits & 4 == 0,
+            biometry: DeviceState.Biometry.allCases[(bits >> 3) & 3], companion: bits & 32 != 0)
     }
 
     static func evidence(_ bits: Int) -> Evidence { Evidence(rawValue: UInt8(bits & 15)) }
@@ -98,7 +99,8 @@ import Testing
     @Test func thisDeviceOnlyNeverSurvivesARestore() async {
         await propertyCheck(count: 2000, input: Self.scenario, Gen.int(in: 0...4)) { s, at in
             guard s.protection.isThisDeviceOnly,
-                  let item = try? AccessControl.create(protection: s.protection, flags: s.flags, device: s.device) else { return }
+                let item = try? AccessControl.create(protection: s.protection, flags: s.flags, device: s.device)
+            else { return }
             var events = s.events
             events.insert(.restoredToNewDevice, at: min(at, events.count))
             var device = s.device
@@ -114,7 +116,8 @@ import Testing
     @Test func noInputTraps() async {
         await propertyCheck(count: 3000, input: Self.scenario, Gen.bool) { s, synchronizable in
             do throws(KeychainError) {
-                let item = try AccessControl.create(protection: s.protection, flags: s.flags, synchronizable: synchronizable, device: s.device)
+                let item = try AccessControl.create(
+                    protection: s.protection, flags: s.flags, synchronizable: synchronizable, device: s.device)
                 if case .success = item.perform(s.operation, device: s.after, evidence: s.evidence) {
                     #expect(item.evaluate(s.operation, device: s.after, evidence: s.evidence) == .allowed)
                 }

@@ -47,8 +47,10 @@ import Testing
     }
 
     /// The spec's decision for one scenario.
-    static func expected(_ flags: AccessControlFlags, _ events: [DeviceEvent], _ operation: KeychainOperation,
-                         _ evidence: Evidence) -> Expected {
+    static func expected(
+        _ flags: AccessControlFlags, _ events: [DeviceEvent], _ operation: KeychainOperation,
+        _ evidence: Evidence
+    ) -> Expected {
         if creationRefused(flags) { return .failure(.invalidAccessControl) }
         let present = constraints.filter(flags.contains)
         let keyUsage = flags.contains(.privateKeyUsage)
@@ -76,7 +78,9 @@ import Testing
 
     static let flagMask = Gen.int(in: 0...255)
     static func flags(_ mask: Int) -> AccessControlFlags {
-        let bits: [AccessControlFlags] = [.userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .companion, .or, .and, .privateKeyUsage]
+        let bits: [AccessControlFlags] = [
+            .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .companion, .or, .and, .privateKeyUsage,
+        ]
         return bits.indices.filter { mask & (1 << $0) != 0 }.reduce(into: AccessControlFlags()) { $0.formUnion(bits[$1]) }
     }
     static let events = Gen.int(in: 0...1).map { [DeviceEvent.biometryEnrollmentChanged, .biometryLockout][$0] }.array(of: 0...2)

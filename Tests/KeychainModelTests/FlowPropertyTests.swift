@@ -13,8 +13,10 @@ import Testing
     /// and privateKeyUsage, joined by nothing, `or` or `and` (creation refuses
     /// the combinations the spec forbids; those runs check that nothing is stored).
     static let flagChoices: [AccessControlFlags] = {
-        let singles: [AccessControlFlags] = [.userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .companion,
-                                             .applicationPassword, .privateKeyUsage]
+        let singles: [AccessControlFlags] = [
+            .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .companion,
+            .applicationPassword, .privateKeyUsage,
+        ]
         var all: [AccessControlFlags] = []
         for mask in 0..<(1 << singles.count) {
             let base = singles.indices.filter { mask & (1 << $0) != 0 }.reduce(into: AccessControlFlags()) { $0.formUnion(singles[$1]) }
@@ -22,7 +24,9 @@ import Testing
         }
         return all
     }()
-    static let events: [DeviceEvent] = [.lock, .unlock, .biometryEnrollmentChanged, .biometryLockout, .reboot, .passcodeRemoved, .passcodeSet]
+    static let events: [DeviceEvent] = [
+        .lock, .unlock, .biometryEnrollmentChanged, .biometryLockout, .reboot, .passcodeRemoved, .passcodeSet,
+    ]
     static let answers: [UserAnswer?] = [.biometry, .passcode, .fail, .cancel, nil]
 
     /// One call, decoded from four numbers.
@@ -80,8 +84,10 @@ import Testing
                 if before == .allowed { #expect(outcome.prompts == 0, "context proved enough, yet \(outcome.prompts) prompt(s)") }
                 if outcome.data != nil, let access {
                     // No secret comes back without a satisfying proof, whatever the access control.
-                    #expect(Self.readWasProved(access, device: device, context: contextEvidence ?? [], prompts: outcome.prompts, user: call.user),
-                            "secret read without a satisfying proof under \(access.flags.names)")
+                    #expect(
+                        Self.readWasProved(
+                            access, device: device, context: contextEvidence ?? [], prompts: outcome.prompts, user: call.user),
+                        "secret read without a satisfying proof under \(access.flags.names)")
                 }
             case 3:
                 let q = ItemQuery(attributes: Self.key)
@@ -94,7 +100,8 @@ import Testing
                     #expect(outcome.prompts == 1 && access.evaluate(.useKeySign, device: keychain.device, evidence: proved) == .allowed)
                 }
             case 4:
-                let policy: AuthenticationPolicy = call.extra % 2 == 0 ? .deviceOwnerAuthentication : .deviceOwnerAuthenticationWithBiometrics
+                let policy: AuthenticationPolicy =
+                    call.extra % 2 == 0 ? .deviceOwnerAuthentication : .deviceOwnerAuthenticationWithBiometrics
                 let outcome = keychain.evaluatePolicy(policy, context: label ?? "c1", user: call.user)
                 #expect(outcome.prompts <= 1)
             case 5:
@@ -108,18 +115,22 @@ import Testing
                 let after = keychain.copyMatching(readQuery, context: label ?? "c2", user: .biometry)
                 #expect(after.prompts == 0)
                 if after.data != nil, let access {
-                    #expect(access.evaluate(.useItem, device: keychain.device, evidence: []) == .allowed,
-                            "invalidated context read a protected secret")
+                    #expect(
+                        access.evaluate(.useItem, device: keychain.device, evidence: []) == .allowed,
+                        "invalidated context read a protected secret")
                 }
             case 7:
                 _ = keychain.apply(Self.events[call.extra % Self.events.count])
             case 8:
                 let access = keychain.accessControl(matching: readQuery)
                 let device = keychain.device
-                let outcome = keychain.update(readQuery, service: nil, account: nil, data: [UInt8(call.extra)], context: label, user: call.user)
+                let outcome = keychain.update(
+                    readQuery, service: nil, account: nil, data: [UInt8(call.extra)], context: label, user: call.user)
                 if outcome.status == .success, let access {
-                    #expect(Self.readWasProved(access, device: device, context: contextEvidence ?? [], prompts: outcome.prompts, user: call.user),
-                            "secret changed without a satisfying proof under \(access.flags.names)")
+                    #expect(
+                        Self.readWasProved(
+                            access, device: device, context: contextEvidence ?? [], prompts: outcome.prompts, user: call.user),
+                        "secret changed without a satisfying proof under \(access.flags.names)")
                 }
             default:
                 let outcome = keychain.canEvaluatePolicy(.deviceOwnerAuthentication, context: nil)
@@ -140,8 +151,11 @@ import Testing
             run(calls, passwordFlags: Self.flagChoices[index], keyFlags: [])
         }
         for flags in Self.flagChoices {
-            run([Call(kind: 0, context: 2, answer: 0, extra: 0), Call(kind: 0, context: 2, answer: 1, extra: 0),
-                 Call(kind: 8, context: 2, answer: 3, extra: 1)], passwordFlags: flags, keyFlags: [])
+            run(
+                [
+                    Call(kind: 0, context: 2, answer: 0, extra: 0), Call(kind: 0, context: 2, answer: 1, extra: 0),
+                    Call(kind: 8, context: 2, answer: 3, extra: 1),
+                ], passwordFlags: flags, keyFlags: [])
         }
     }
 

@@ -42,9 +42,11 @@ import Testing
         }
     }
 
-    static let call = zip(Gen.int(in: 0...7), Gen.int(in: 0...3), Gen.int(in: 0...2), Gen.int(in: 0...3), Gen.int(in: 0...3),
-                          Gen.int(in: 0...3), Gen.int(in: 0...15))
-        .map { Call(kind: $0.0, account: $0.1, service: $0.2, protection: $0.3, sync: $0.4, group: $0.5, extra: $0.6) }
+    static let call = zip(
+        Gen.int(in: 0...7), Gen.int(in: 0...3), Gen.int(in: 0...2), Gen.int(in: 0...3), Gen.int(in: 0...3),
+        Gen.int(in: 0...3), Gen.int(in: 0...15)
+    )
+    .map { Call(kind: $0.0, account: $0.1, service: $0.2, protection: $0.3, sync: $0.4, group: $0.5, extra: $0.6) }
     static let sequence = call.array(of: 1...30)
 
     /// The primary key as the rule book's §2 states it for generic
@@ -85,8 +87,11 @@ import Testing
     static func everything(_ engine: KeychainEngine) -> [Dict] {
         var probe = engine
         probe.apply(.unlock)
-        let outcome = probe.copyMatching(["class": .string("genp"), "sync": .string("syna"), "m_Limit": .string("m_LimitAll"),
-                                          "r_Attributes": .bool(true)], wantsResult: true)
+        let outcome = probe.copyMatching(
+            [
+                "class": .string("genp"), "sync": .string("syna"), "m_Limit": .string("m_LimitAll"),
+                "r_Attributes": .bool(true),
+            ], wantsResult: true)
         guard case .array(let values)? = outcome.result else { return [] }
         return values.compactMap { value -> Dict? in
             if case .dictionary(let dict) = value { return dict }
@@ -103,8 +108,10 @@ import Testing
                 var attributes = call.dictionary(forAdd: true)
                 attributes["v_Data"] = .data([UInt8(call.extra)])
                 if let flags = Self.flags[call.extra % Self.flags.count], attributes["sync"]?.boolValue != true,
-                   case .success(let control) = engine.createAccessControl(protection: attributes["pdmn"] ?? .string("ak"),
-                                                                          flags: UInt64(flags.rawValue)) {
+                    case .success(let control) = engine.createAccessControl(
+                        protection: attributes["pdmn"] ?? .string("ak"),
+                        flags: UInt64(flags.rawValue))
+                {
                     attributes["accc"] = .accessControl(control)
                     attributes["pdmn"] = nil
                 }

@@ -52,7 +52,8 @@ import Testing
     @Test func hiddenDefaultsMakeAnAbsentAccountTheEmptyOne() {
         var engine = KeychainEngine()
         expect(engine.add(["class": .string("genp"), "svce": .string("svc")], wantsResult: false), .success, "A1")
-        expect(engine.add(["class": .string("genp"), "svce": .string("svc"), "acct": .string("")], wantsResult: false), .duplicateItem, "A6")
+        expect(
+            engine.add(["class": .string("genp"), "svce": .string("svc"), "acct": .string("")], wantsResult: false), .duplicateItem, "A6")
         expect(engine.copyMatching(["class": .string("genp"), "acct": .string("")], wantsResult: false), .success, "Q12")
     }
 
@@ -60,8 +61,9 @@ import Testing
         var engine = KeychainEngine()
         expect(engine.add(Self.password(["sync": Self.yes]), wantsResult: false), .success, "A1")
         expect(engine.add(Self.password(), wantsResult: false), .success, "A1")
-        let all = engine.copyMatching(Self.query(["sync": .string("syna"), "m_Limit": .string("m_LimitAll"), "r_Attributes": Self.yes]),
-                                      wantsResult: true)
+        let all = engine.copyMatching(
+            Self.query(["sync": .string("syna"), "m_Limit": .string("m_LimitAll"), "r_Attributes": Self.yes]),
+            wantsResult: true)
         guard case .array(let items)? = all.result else { return fail("\(all.explanation)") }
         #expect(items.count == 2)
     }
@@ -151,7 +153,8 @@ import Testing
         #expect(engine.copyMatching(Self.query(), wantsResult: true).result == nil)
         #expect(engine.copyMatching(Self.query(["m_Limit": .string("m_LimitAll")]), wantsResult: true).result == .array([]))
         #expect(engine.copyMatching(Self.query(["r_Data": Self.yes]), wantsResult: true).result == .data([1, 2, 3]))
-        guard case .dictionary(let attributes)? = engine.copyMatching(Self.query(["r_Attributes": Self.yes]), wantsResult: true).result else {
+        guard case .dictionary(let attributes)? = engine.copyMatching(Self.query(["r_Attributes": Self.yes]), wantsResult: true).result
+        else {
             return fail("no attributes")
         }
         #expect(attributes["v_Data"] == nil && attributes["acct"] == .string("a") && attributes["class"] == .string("genp"))
@@ -161,8 +164,12 @@ import Testing
         #expect(reference.prefix(4) == Array("genp".utf8)[...] && reference.count == 20)
         let ref = engine.copyMatching(Self.query(["r_Ref": Self.yes]), wantsResult: true)
         #expect(ref.status == .success && ref.result == nil, "no reference exists for passwords on iOS")
-        guard case .dictionary(let both)? = engine.copyMatching(Self.query(["r_Data": Self.yes, "r_PersistentRef": Self.yes]), wantsResult: true)
-            .result else { return fail("no dictionary") }
+        guard
+            case .dictionary(let both)? = engine.copyMatching(
+                Self.query(["r_Data": Self.yes, "r_PersistentRef": Self.yes]), wantsResult: true
+            )
+            .result
+        else { return fail("no dictionary") }
         #expect(both["v_Data"] == .data([1, 2, 3]) && both["v_PersistentRef"] == .data(reference) && both["acct"] == .string("a"))
     }
 
@@ -177,7 +184,8 @@ import Testing
         _ = engine.add(Self.password(["pdmn": .string("ck"), "acct": .string("first")]), wantsResult: false)
         _ = engine.add(Self.password(), wantsResult: false)
         engine.apply(.lock)
-        let all = engine.copyMatching(["class": .string("genp"), "m_Limit": .string("m_LimitAll"), "r_Attributes": Self.yes], wantsResult: true)
+        let all = engine.copyMatching(
+            ["class": .string("genp"), "m_Limit": .string("m_LimitAll"), "r_Attributes": Self.yes], wantsResult: true)
         expect(all, .interactionNotAllowed, "Q11")
         expect(engine.copyMatching(Self.query(), wantsResult: false), .interactionNotAllowed, "Q11")
         expect(engine.copyMatching(Self.query(["acct": .string("first")]), wantsResult: false), .success, "Q12")
@@ -198,7 +206,8 @@ import Testing
         var engine = KeychainEngine()
         _ = engine.add(Self.password(), wantsResult: false)
         expect(engine.copyMatching(Self.query(["m_CaseInsensitive": Self.yes, "nleg": Self.yes]), wantsResult: false), .success, "Q12")
-        expect(engine.copyMatching(Self.query(["m_HostOrSubdomainOfHost": .string("example.com")]), wantsResult: false), .unimplemented, "Q13")
+        expect(
+            engine.copyMatching(Self.query(["m_HostOrSubdomainOfHost": .string("example.com")]), wantsResult: false), .unimplemented, "Q13")
     }
 
     @Test func q15PersistentReferencesStandAlone() {
@@ -288,8 +297,11 @@ import Testing
         _ = engine.add(Self.password(), wantsResult: false)
         _ = engine.add(Self.password(["acct": .string("b")]), wantsResult: false)
         expect(engine.update(["class": .string("genp")], ["labl": .string("both")]), .success, "U1")
-        let labelled = engine.copyMatching(["class": .string("genp"), "labl": .string("both"), "m_Limit": .string("m_LimitAll"),
-                                            "r_Attributes": Self.yes], wantsResult: true)
+        let labelled = engine.copyMatching(
+            [
+                "class": .string("genp"), "labl": .string("both"), "m_Limit": .string("m_LimitAll"),
+                "r_Attributes": Self.yes,
+            ], wantsResult: true)
         guard case .array(let all)? = labelled.result else { return fail("\(labelled.explanation)") }
         #expect(all.count == 2)
         expect(engine.update(Self.query(["m_Limit": .string("m_LimitOne")]), ["labl": .string("x")]), .param, "U1")
@@ -348,16 +360,22 @@ import Testing
 
     // MARK: Keys
 
-    static let secureEnclaveKey: Dict = ["type": .string("73"), "bsiz": .number(256), "tkid": .string("com.apple.setoken"),
-                                         "private": .dictionary(["atag": .string("com.example.key")])]
+    static let secureEnclaveKey: Dict = [
+        "type": .string("73"), "bsiz": .number(256), "tkid": .string("com.apple.setoken"),
+        "private": .dictionary(["atag": .string("com.example.key")]),
+    ]
 
     @Test func k1SecureEnclaveKeysArePermanentByDefaultAndP2TwoCoexist() {
         var engine = KeychainEngine()
-        guard case .success = engine.createRandomKey(Self.secureEnclaveKey), case .success = engine.createRandomKey(Self.secureEnclaveKey) else {
+        guard case .success = engine.createRandomKey(Self.secureEnclaveKey), case .success = engine.createRandomKey(Self.secureEnclaveKey)
+        else {
             return fail("key creation failed")
         }
-        let both = engine.copyMatching(["class": .string("keys"), "atag": .string("com.example.key"), "m_Limit": .string("m_LimitAll"),
-                                        "r_Ref": Self.yes], wantsResult: true)
+        let both = engine.copyMatching(
+            [
+                "class": .string("keys"), "atag": .string("com.example.key"), "m_Limit": .string("m_LimitAll"),
+                "r_Ref": Self.yes,
+            ], wantsResult: true)
         guard case .array(let keys)? = both.result else { return fail("\(both.explanation)") }
         #expect(keys.count == 2)
         guard case .success = engine.createRandomKey(["type": .number(73), "bsiz": .number(256), "atag": .string("soft")]) else {
@@ -374,19 +392,26 @@ import Testing
             return fail("no public key")
         }
         #expect(bytes.count == 65 && bytes.first == 4)
-        guard case .success(let signature) = engine.sign(key: key, algorithm: KeyAlgorithm.messageX962SHA256.rawValue, data: [1, 2, 3]) else {
+        guard case .success(let signature) = engine.sign(key: key, algorithm: KeyAlgorithm.messageX962SHA256.rawValue, data: [1, 2, 3])
+        else {
             return fail("signing failed")
         }
-        #expect(engine.verify(key: publicKey, algorithm: KeyAlgorithm.messageX962SHA256.rawValue, data: [1, 2, 3], signature: signature)
+        #expect(
+            engine.verify(key: publicKey, algorithm: KeyAlgorithm.messageX962SHA256.rawValue, data: [1, 2, 3], signature: signature)
                 == .success(true))
-        #expect(engine.verify(key: publicKey, algorithm: KeyAlgorithm.messageX962SHA256.rawValue, data: [1, 2, 4], signature: signature)
+        #expect(
+            engine.verify(key: publicKey, algorithm: KeyAlgorithm.messageX962SHA256.rawValue, data: [1, 2, 4], signature: signature)
                 != .success(true))
         var big = Self.secureEnclaveKey
         big["bsiz"] = .number(384)
-        if case .failure(let failure) = engine.createRandomKey(big) { #expect(failure.status == .param && failure.rule == "K2") } else {
+        if case .failure(let failure) = engine.createRandomKey(big) {
+            #expect(failure.status == .param && failure.rule == "K2")
+        } else {
             Issue.record("a 384-bit Secure Enclave key was made")
         }
-        if case .failure(let failure) = engine.createRandomKey(["bsiz": .number(256)]) { #expect(failure.rule == "K3") } else {
+        if case .failure(let failure) = engine.createRandomKey(["bsiz": .number(256)]) {
+            #expect(failure.rule == "K3")
+        } else {
             Issue.record("a key without a type was made")
         }
     }
@@ -409,7 +434,9 @@ import Testing
         var engine = KeychainEngine(device: DeviceState(biometry: .notEnrolled))
         let control = control(&engine, .biometryAny)
         expect(engine.add(Self.password(["accc": control]), wantsResult: false), .authFailed, "AC5")
-        guard case .failure(let failure) = engine.createAccessControl(protection: .string("ak"), flags: UInt64(AccessControlFlags([.or, .and]).rawValue))
+        guard
+            case .failure(let failure) = engine.createAccessControl(
+                protection: .string("ak"), flags: UInt64(AccessControlFlags([.or, .and]).rawValue))
         else { return fail("or with and accepted") }
         #expect(failure.status == .param && failure.rule == "AC1")
         guard case .failure = engine.createAccessControl(protection: .string("nope"), flags: 0) else { return fail("bad protection") }
@@ -439,8 +466,9 @@ import Testing
     @Test func ac7FailAndSkip() {
         var engine = KeychainEngine()
         _ = engine.add(Self.password(["accc": control(&engine, .userPresence)]), wantsResult: false)
-        expect(engine.copyMatching(Self.query(["r_Data": Self.yes, "u_AuthUI": .string("u_AuthUIF")]), wantsResult: true),
-               .interactionNotAllowed, "AC7")
+        expect(
+            engine.copyMatching(Self.query(["r_Data": Self.yes, "u_AuthUI": .string("u_AuthUIF")]), wantsResult: true),
+            .interactionNotAllowed, "AC7")
         let skip = engine.copyMatching(Self.query(["r_Data": Self.yes, "u_AuthUI": .string("u_AuthUIS")]), wantsResult: true)
         expect(skip, .itemNotFound, "AC7")
         // A probe with Skip and no return key reads "exists": no secret is needed.
@@ -571,6 +599,8 @@ import Testing
         _ = engine.add(Self.password(["pdmn": .string("ck")]), wantsResult: false)
         _ = engine.copyMatching(Self.query(["pdmn": .string("ak")]), wantsResult: false)
         #expect(engine.calls.map(\.call) == ["SecItemAdd", "SecItemCopyMatching"])
-        #expect(engine.calls.last?.explanation == "SecItemCopyMatching → -25300: Q4: the query's kSecAttrAccessible ak filters out the item stored as ck")
+        #expect(
+            engine.calls.last?.explanation
+                == "SecItemCopyMatching → -25300: Q4: the query's kSecAttrAccessible ak filters out the item stored as ck")
     }
 }

@@ -28,7 +28,9 @@ import Testing
 
     static let step = zip(Gen.int(in: 0...7), Gen.int(in: 0...3), Gen.int(in: 0...6)).map { Step(kind: $0.0, answer: $0.1, extra: $0.2) }
     static let requirement = Gen.int(in: 0...(RightRequirement.allCases.count - 1)).map { RightRequirement.allCases[$0] }
-    static let events: [DeviceEvent] = [.biometryEnrollmentChanged, .biometryLockout, .unlock, .passcodeRemoved, .passcodeSet, .lock, .reboot]
+    static let events: [DeviceEvent] = [
+        .biometryEnrollmentChanged, .biometryLockout, .unlock, .passcodeRemoved, .passcodeSet, .lock, .reboot,
+    ]
 
     /// Bounded: a deadlock in the model fails the test instead of hanging the
     /// suite. Its thousand runs of actor hops go to a thread of their own

@@ -47,6 +47,8 @@ import TrustSuiteSupport
         let vector = try #require(FixtureVectors.cases(.appAttestAssertion).first { $0.vector.id == "assertion-baseline::first" }).vector
         guard case .object(var input) = vector.input else { return }
         input[field.0] = field.1
-        #expect(throws: ReferenceInputError.self) { try ReferenceSubject().evaluateSynchronously(family: .appAttestAssertion, input: .object(input)) }
+        #expect(throws: ReferenceInputError.self) {
+            try ReferenceSubject().evaluateSynchronously(family: .appAttestAssertion, input: .object(input))
+        }
     }
 }

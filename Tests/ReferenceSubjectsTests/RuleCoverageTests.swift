@@ -30,9 +30,11 @@ import TrustSuiteSupport
         let files = try FixtureVectors.loaded.get()
         let flagged = files.contains { file in file.vectors.contains { $0.flags.contains(id) } }
         let excused = try Self.untraceable().contains(id)
-        #expect(flagged != excused, flagged
-            ? "\(id) has vectors, yet docs/models/secitem.md says no trace can show it"
-            : "\(id): no vector flags it, and docs/models/secitem.md does not say why no trace can show it")
+        #expect(
+            flagged != excused,
+            flagged
+                ? "\(id) has vectors, yet docs/models/secitem.md says no trace can show it"
+                : "\(id): no vector flags it, and docs/models/secitem.md does not say why no trace can show it")
         if flagged {
             let noted = files.contains { file in
                 file.vectors.contains { $0.flags.contains(id) } && (file.notes[id]?.contains(id) ?? false)

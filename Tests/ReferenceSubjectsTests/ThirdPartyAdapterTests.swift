@@ -43,8 +43,9 @@ struct ThirdPartyAdapterTests {
         // a library that consults the host's store is caught by the anchors-removed vectors.
         let store = entry.families.contains { $0.hasPrefix("app-attest") } ? try HostileTrustStore.make(for: Self.vectors) : nil
         defer { store?.remove() }
-        let subject = try await AdapterSubject.launch(command: list.shellCommand(entry) + " " + marker, timeout: .seconds(10),
-                                                      errorMap: map, environment: store?.environment ?? [:])
+        let subject = try await AdapterSubject.launch(
+            command: list.shellCommand(entry) + " " + marker, timeout: .seconds(10),
+            errorMap: map, environment: store?.environment ?? [:])
         #expect(subject.adapterName == name)
         #expect(subject.version == entry.version, "\(name) is not the pinned release")
         #expect(subject.families.map(\.rawValue).sorted() == entry.families.sorted())
@@ -117,7 +118,8 @@ struct FindingsDocumentTests {
         var description: String { (["Adapters/ask.py"] + arguments).joined(separator: " ") + "  # " + verdict }
     }
 
-    static let text: String = (try? String(contentsOf: Locations.packageRoot.appendingPathComponent("docs/findings.md"), encoding: .utf8)) ?? ""
+    static let text: String =
+        (try? String(contentsOf: Locations.packageRoot.appendingPathComponent("docs/findings.md"), encoding: .utf8)) ?? ""
 
     /// The indented `Adapters/ask.py ARGS    # verdict` lines.
     static let commands: [Command] = text.split(separator: "\n").compactMap { line in
@@ -129,8 +131,9 @@ struct FindingsDocumentTests {
 
     @Test func documentHasFindings() {
         #expect(Self.commands.count >= 30)
-        #expect(Set(Self.commands.compactMap(\.arguments.first)) == Set(ThirdPartyAdapters.entries.map(\.name)),
-                "every adapter has a reproduced finding")
+        #expect(
+            Set(Self.commands.compactMap(\.arguments.first)) == Set(ThirdPartyAdapters.entries.map(\.name)),
+            "every adapter has a reproduced finding")
     }
 
     @Test(arguments: commands)

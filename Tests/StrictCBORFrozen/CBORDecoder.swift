@@ -34,8 +34,9 @@ public struct CBORDecoder: Sendable {
     public func decodeFirst(_ bytes: ArraySlice<UInt8>) throws(CBORError) -> (value: CBORItem, consumed: Int) {
         let limit = min(limits.maxInputLength, CBORLimits.hardMaxInputLength)
         guard bytes.count <= limit else {
-            throw CBORError(.lengthLimitExceeded, at: limit,
-                            "input of \(bytes.count) bytes exceeds the limit of \(limit)")
+            throw CBORError(
+                .lengthLimitExceeded, at: limit,
+                "input of \(bytes.count) bytes exceeds the limit of \(limit)")
         }
         let result: Result<(tape: [TapeEntry], consumed: Int), CBORError> = bytes.withUnsafeBufferPointer { buffer in
             var pass = StructuralPass(buffer: buffer, input: bytes, mode: mode, limits: limits, tagValidity: tagValidity)
@@ -60,8 +61,9 @@ public struct CBORDecoder: Sendable {
     public func decode(_ bytes: ArraySlice<UInt8>) throws(CBORError) -> CBORItem {
         let (value, consumed) = try decodeFirst(bytes)
         guard consumed == bytes.count else {
-            throw CBORError(.trailingBytes, at: consumed,
-                            "\(bytes.count - consumed) byte(s) after the first data item")
+            throw CBORError(
+                .trailingBytes, at: consumed,
+                "\(bytes.count - consumed) byte(s) after the first data item")
         }
         return value
     }

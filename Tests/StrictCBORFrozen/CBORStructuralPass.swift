@@ -61,8 +61,10 @@ struct StructuralPass {
     /// Keys compared one by one before a map switches to a hash set.
     static let linearKeyLimit = 16
 
-    init(buffer: UnsafeBufferPointer<UInt8>, input: ArraySlice<UInt8>, mode: CBORMode, limits: CBORLimits,
-         tagValidity: Bool = false) {
+    init(
+        buffer: UnsafeBufferPointer<UInt8>, input: ArraySlice<UInt8>, mode: CBORMode, limits: CBORLimits,
+        tagValidity: Bool = false
+    ) {
         self.buffer = buffer
         self.input = input
         self.mode = mode
@@ -150,12 +152,14 @@ struct StructuralPass {
         case 26: width = 4
         case 27: width = 8
         case 28, 29, 30:
-            throw CBORError(.reservedAdditionalInfo, at: start,
-                            "additional information \(info) is reserved (major type \(major))")
+            throw CBORError(
+                .reservedAdditionalInfo, at: start,
+                "additional information \(info) is reserved (major type \(major))")
         default:
             if deterministic && (major == 2 || major == 3 || major == 4 || major == 5) {
-                throw CBORError(.indefiniteLengthNotAllowed, at: start,
-                                "indefinite length in \(mode.rawValue) mode")
+                throw CBORError(
+                    .indefiniteLengthNotAllowed, at: start,
+                    "indefinite length in \(mode.rawValue) mode")
             }
             return nil
         }
@@ -176,16 +180,18 @@ struct StructuralPass {
             default: minimal = value > 0xFFFF_FFFF
             }
             if !minimal {
-                throw CBORError(.nonMinimalEncoding, at: start,
-                                "argument \(value) encoded in \(width) byte(s) in \(mode.rawValue) mode")
+                throw CBORError(
+                    .nonMinimalEncoding, at: start,
+                    "argument \(value) encoded in \(width) byte(s) in \(mode.rawValue) mode")
             }
         }
         return value
     }
 
     func notIndefinite(_ major: UInt8, at start: Int) -> CBORError {
-        CBORError(.indefiniteLengthNotAllowed, at: start,
-                  "major type \(major) cannot have indefinite length (additional information 31)")
+        CBORError(
+            .indefiniteLengthNotAllowed, at: start,
+            "major type \(major) cannot have indefinite length (additional information 31)")
     }
 
     /// Skips `length` payload bytes, checking the length against what remains first.
@@ -223,13 +229,15 @@ struct StructuralPass {
             let initial = buffer[position]
             if initial == 0xFF {
                 position += 1
-                tape[entry] = TapeEntry(end: UInt32(truncatingIfNeeded: position),
-                                        next: UInt32(truncatingIfNeeded: tape.count), count: chunks)
+                tape[entry] = TapeEntry(
+                    end: UInt32(truncatingIfNeeded: position),
+                    next: UInt32(truncatingIfNeeded: tape.count), count: chunks)
                 return
             }
             guard initial >> 5 == major, initial & 0x1F != 31 else {
-                throw CBORError(.invalidIndefiniteChunk, at: chunkStart,
-                                "chunk of an indefinite-length string must be a definite string of major type \(major)")
+                throw CBORError(
+                    .invalidIndefiniteChunk, at: chunkStart,
+                    "chunk of an indefinite-length string must be a definite string of major type \(major)")
             }
             position += 1
             guard let length = try readArgument(info: initial & 0x1F, major: major, start: chunkStart) else {
@@ -246,8 +254,9 @@ struct StructuralPass {
 
     func checkDepth(at start: Int) throws(CBORError) {
         guard depth < limits.maxDepth else {
-            throw CBORError(.depthLimitExceeded, at: start,
-                            "nesting deeper than \(limits.maxDepth) in \(mode.rawValue) mode")
+            throw CBORError(
+                .depthLimitExceeded, at: start,
+                "nesting deeper than \(limits.maxDepth) in \(mode.rawValue) mode")
         }
     }
 
@@ -279,8 +288,9 @@ struct StructuralPass {
             throw CBORError(.truncated, at: start, "\(noun()), only \(remaining) byte(s) left")
         }
         if count == 0 { return true }
-        var item = OpenItem(kind: map ? .map : .array, indefinite: false, start: start, entry: tape.count,
-                            expected: Int(count) * (map ? 2 : 1))
+        var item = OpenItem(
+            kind: map ? .map : .array, indefinite: false, start: start, entry: tape.count,
+            expected: Int(count) * (map ? 2 : 1))
         item.keyBase = keys.count
         open(item, count: UInt32(count))
         return false
@@ -291,9 +301,10 @@ struct StructuralPass {
     mutating func close() -> (start: Int, entry: Int) {
         let closed = top
         let count = closed.kind == .map ? closed.seen / 2 : closed.seen
-        tape[closed.entry] = TapeEntry(end: UInt32(truncatingIfNeeded: position),
-                                       next: UInt32(truncatingIfNeeded: tape.count),
-                                       count: UInt32(truncatingIfNeeded: count))
+        tape[closed.entry] = TapeEntry(
+            end: UInt32(truncatingIfNeeded: position),
+            next: UInt32(truncatingIfNeeded: tape.count),
+            count: UInt32(truncatingIfNeeded: count))
         if closed.kind == .map && !deterministic { dropKeys(of: closed) }
         top = parents.removeLast()
         return (closed.start, closed.entry)
@@ -315,8 +326,9 @@ struct StructuralPass {
         switch info {
         case 24:
             guard argument >= 32 else {
-                throw CBORError(.invalidSimpleValue, at: start,
-                                "simple value \(argument) must use the one-byte form (RFC 8949 §3.3)")
+                throw CBORError(
+                    .invalidSimpleValue, at: start,
+                    "simple value \(argument) must use the one-byte form (RFC 8949 §3.3)")
             }
         case 26 where deterministic:
             if CBORFloat.exactHalf(CBORFloat.double(fromSingle: UInt32(truncatingIfNeeded: argument))) != nil {

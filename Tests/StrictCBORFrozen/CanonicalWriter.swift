@@ -118,7 +118,8 @@ struct CanonicalWriter<T: CBORNodeConvertible> {
     mutating func recordKey(of index: Int) {
         let range = frames[index].keyStart..<frames[index].keyBytes.count
         if let last = frames[index].keyRanges.last,
-           !frames[index].keyBytes[last].lexicographicallyPrecedes(frames[index].keyBytes[range]) {
+            !frames[index].keyBytes[last].lexicographicallyPrecedes(frames[index].keyBytes[range])
+        {
             frames[index].sorted = false
         }
         frames[index].keyRanges.append(range)

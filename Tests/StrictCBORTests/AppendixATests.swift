@@ -59,12 +59,19 @@ indirect enum Expected: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let d = try? c.decode(Double.self) { self = .number(try? c.decode(Decimal.self), d) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([Expected].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: Expected].self)) }
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let d = try? c.decode(Double.self) {
+            self = .number(try? c.decode(Decimal.self), d)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([Expected].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: Expected].self))
+        }
     }
 
     /// Compares by the CBOR item's type: integers and bignums (tags 2 and 3)
@@ -82,10 +89,11 @@ indirect enum Expected: Decodable, Sendable {
         case (.array(let a), .array(let items, _)):
             return a.count == items.count && zip(a, items).allSatisfy { $0.matches($1) }
         case (.object(let o), .map(let entries, _)):
-            return o.count == entries.count && entries.allSatisfy { entry in
-                guard let key = entry.key.textValue, let want = o[key] else { return false }
-                return want.matches(entry.value)
-            }
+            return o.count == entries.count
+                && entries.allSatisfy { entry in
+                    guard let key = entry.key.textValue, let want = o[key] else { return false }
+                    return want.matches(entry.value)
+                }
         default: return false
         }
     }

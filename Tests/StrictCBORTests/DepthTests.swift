@@ -30,16 +30,21 @@ import TrustSuiteSupport
     }
 
     static let shapes: [Shape] = [
-        Shape(name: "arrays", opener: "81", closer: "", before: "[", after: "]", canonicalOpener: nil,
-              modes: CBORMode.allCases),
-        Shape(name: "maps as keys", opener: "a1", closer: "00", before: "{", after: ": 0}", canonicalOpener: nil,
-              modes: [.wellFormed, .deterministic]),
-        Shape(name: "maps as values", opener: "a100", closer: "", before: "{0: ", after: "}", canonicalOpener: nil,
-              modes: CBORMode.allCases),
-        Shape(name: "tags", opener: "c6", closer: "", before: "6(", after: ")", canonicalOpener: nil,
-              modes: [.wellFormed, .deterministic]),
-        Shape(name: "indefinite arrays", opener: "9f", closer: "ff", before: "[_ ", after: "]", canonicalOpener: "81",
-              modes: [.wellFormed]),
+        Shape(
+            name: "arrays", opener: "81", closer: "", before: "[", after: "]", canonicalOpener: nil,
+            modes: CBORMode.allCases),
+        Shape(
+            name: "maps as keys", opener: "a1", closer: "00", before: "{", after: ": 0}", canonicalOpener: nil,
+            modes: [.wellFormed, .deterministic]),
+        Shape(
+            name: "maps as values", opener: "a100", closer: "", before: "{0: ", after: "}", canonicalOpener: nil,
+            modes: CBORMode.allCases),
+        Shape(
+            name: "tags", opener: "c6", closer: "", before: "6(", after: ")", canonicalOpener: nil,
+            modes: [.wellFormed, .deterministic]),
+        Shape(
+            name: "indefinite arrays", opener: "9f", closer: "ff", before: "[_ ", after: "]", canonicalOpener: "81",
+            modes: [.wellFormed]),
     ]
 
     static let cases: [(Shape, CBORMode)] = shapes.flatMap { shape in shape.modes.map { (shape, $0) } }
@@ -78,11 +83,13 @@ import TrustSuiteSupport
         #expect(outcome.error == nil, "\(String(describing: outcome.error))")
         #expect(outcome.levels == levels)
         #expect(outcome.innermost == 0)
-        let canonicalHex = String(repeating: shape.canonicalOpener ?? shape.opener, count: levels) + "00"
+        let canonicalHex =
+            String(repeating: shape.canonicalOpener ?? shape.opener, count: levels) + "00"
             + (shape.canonicalOpener == nil ? String(repeating: shape.closer, count: levels) : "")
         #expect(outcome.canonical == BinaryText.hex(canonicalHex))
-        #expect(outcome.diagnostic == String(repeating: shape.before, count: levels) + "0"
-            + String(repeating: shape.after, count: levels))
+        #expect(
+            outcome.diagnostic == String(repeating: shape.before, count: levels) + "0"
+                + String(repeating: shape.after, count: levels))
         #expect(outcome.treeError?.code == .depthLimitExceeded)
         #expect(outcome.tooDeep == CBORError(.depthLimitExceeded, at: levels * shape.opener.count / 2))
     }

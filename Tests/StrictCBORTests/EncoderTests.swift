@@ -15,16 +15,19 @@ import TrustSuiteSupport
     }
 
     @Test func headsAreShortest() {
-        for (n, hex) in [(UInt64(23), "17"), (24, "1818"), (255, "18ff"), (256, "190100"), (65536, "1a00010000"),
-                         (UInt64(UInt32.max) + 1, "1b0000000100000000")] {
+        for (n, hex) in [
+            (UInt64(23), "17"), (24, "1818"), (255, "18ff"), (256, "190100"), (65536, "1a00010000"),
+            (UInt64(UInt32.max) + 1, "1b0000000100000000"),
+        ] {
             #expect(CBOREncoder.canonical(.unsigned(n)) == BinaryText.hex(hex))
         }
         #expect(CBOREncoder.canonical(.negative(UInt64.max)) == BinaryText.hex("3bffffffffffffffff"))
     }
 
     @Test func mapsAreSortedAndIndefiniteBecomesDefinite() {
-        let value = CBORValue.map([CBORMapEntry(.text("b"), .unsigned(1)), CBORMapEntry(.unsigned(10), .indefiniteBytes([[1], [2]]))],
-                                  indefinite: true)
+        let value = CBORValue.map(
+            [CBORMapEntry(.text("b"), .unsigned(1)), CBORMapEntry(.unsigned(10), .indefiniteBytes([[1], [2]]))],
+            indefinite: true)
         #expect(CBOREncoder.canonical(value) == BinaryText.hex("a20a4201026162 01".replacingOccurrences(of: " ", with: "")))
     }
 

@@ -22,10 +22,13 @@ import TrustSuiteSupport
         var description: String { "\(mode)\(tagValidity ? "+tags" : "")\(maxDepth.map { " depth \($0)" } ?? "")" }
     }
 
-    static let configurations: [Configuration] = ["wellFormed", "deterministic", "ctap2"].flatMap { mode in
-        [Configuration(mode: mode, tagValidity: false, maxDepth: nil), Configuration(mode: mode, tagValidity: true, maxDepth: nil)]
-    } + [Configuration(mode: "wellFormed", tagValidity: true, maxDepth: 512),
-         Configuration(mode: "deterministic", tagValidity: false, maxDepth: 1)]
+    static let configurations: [Configuration] =
+        ["wellFormed", "deterministic", "ctap2"].flatMap { mode in
+            [Configuration(mode: mode, tagValidity: false, maxDepth: nil), Configuration(mode: mode, tagValidity: true, maxDepth: nil)]
+        } + [
+            Configuration(mode: "wellFormed", tagValidity: true, maxDepth: 512),
+            Configuration(mode: "deterministic", tagValidity: false, maxDepth: 1),
+        ]
 
     /// What one decoder says about `bytes`: `first` runs decodeFirst and
     /// describes the item, `whole` runs decode, `refusal` describes an error.
@@ -46,13 +49,15 @@ import TrustSuiteSupport
         guard let mode = StrictCBOR.CBORMode(rawValue: c.mode) else { return "no mode \(c.mode)" }
         let limits = c.maxDepth.map { StrictCBOR.CBORLimits(maxDepth: $0) }
         let decoder = StrictCBOR.CBORDecoder(mode: mode, limits: limits, tagValidity: c.tagValidity)
-        return report(first: {
-            let (item, consumed) = try decoder.decodeFirst(bytes)
-            let canonical = BinaryText.hex(StrictCBOR.CBOREncoder.canonical(item))
-            return "first: consumed \(consumed), canonical \(canonical)\ndiagnostic \(item.diagnostic)"
-        }, whole: { _ = try decoder.decode(bytes) }, refusal: { error in
-            (error as? StrictCBOR.CBORError).map { "\($0.code.rawValue) at \($0.offset): \($0.reason)" } ?? "\(error)"
-        }) + "\nvalidate: " + validation(bytes, decoder)
+        return report(
+            first: {
+                let (item, consumed) = try decoder.decodeFirst(bytes)
+                let canonical = BinaryText.hex(StrictCBOR.CBOREncoder.canonical(item))
+                return "first: consumed \(consumed), canonical \(canonical)\ndiagnostic \(item.diagnostic)"
+            }, whole: { _ = try decoder.decode(bytes) },
+            refusal: { error in
+                (error as? StrictCBOR.CBORError).map { "\($0.code.rawValue) at \($0.offset): \($0.reason)" } ?? "\(error)"
+            }) + "\nvalidate: " + validation(bytes, decoder)
     }
 
     /// Whether `validate` says what `decode` says about `bytes` ("same"), or
@@ -77,13 +82,15 @@ import TrustSuiteSupport
         guard let mode = StrictCBORFrozen.CBORMode(rawValue: c.mode) else { return "no mode \(c.mode)" }
         let limits = c.maxDepth.map { StrictCBORFrozen.CBORLimits(maxDepth: $0) }
         let decoder = StrictCBORFrozen.CBORDecoder(mode: mode, limits: limits, tagValidity: c.tagValidity)
-        return report(first: {
-            let (item, consumed) = try decoder.decodeFirst(bytes)
-            let canonical = BinaryText.hex(StrictCBORFrozen.CBOREncoder.canonical(item))
-            return "first: consumed \(consumed), canonical \(canonical)\ndiagnostic \(item.diagnostic)"
-        }, whole: { _ = try decoder.decode(bytes) }, refusal: { error in
-            (error as? StrictCBORFrozen.CBORError).map { "\($0.code.rawValue) at \($0.offset): \($0.reason)" } ?? "\(error)"
-        }) + "\nvalidate: same"
+        return report(
+            first: {
+                let (item, consumed) = try decoder.decodeFirst(bytes)
+                let canonical = BinaryText.hex(StrictCBORFrozen.CBOREncoder.canonical(item))
+                return "first: consumed \(consumed), canonical \(canonical)\ndiagnostic \(item.diagnostic)"
+            }, whole: { _ = try decoder.decode(bytes) },
+            refusal: { error in
+                (error as? StrictCBORFrozen.CBORError).map { "\($0.code.rawValue) at \($0.offset): \($0.reason)" } ?? "\(error)"
+            }) + "\nvalidate: same"
     }
 
     /// Every CBOR input the project has, by source.
@@ -96,13 +103,16 @@ import TrustSuiteSupport
         for folder in ["cbor", "app-attest"] {
             var found: [[UInt8]] = []
             for file in Locations.files(in: Locations.fixtures.appendingPathComponent(folder)) {
-                guard let data = try? Data(contentsOf: file), let json = try? JSONDecoder().decode(JSONValue.self, from: data) else { continue }
+                guard let data = try? Data(contentsOf: file), let json = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+                    continue
+                }
                 collect(json, into: &found)
             }
             sources["fixtures \(folder)"] = found
         }
         if let data = Locations.external("cbor/rfc8949-appendix-a.json"),
-           let entries = (try? JSONDecoder().decode(JSONValue.self, from: data))?.arrayValue {
+            let entries = (try? JSONDecoder().decode(JSONValue.self, from: data))?.arrayValue
+        {
             sources["rfc8949 appendix a"] = entries.compactMap { $0["hex"]?.stringValue.flatMap { BinaryText.hex($0) } }
         }
         sources["cbor working group"] = WorkingGroupVectors.cases.map(\.encoded)
@@ -152,14 +162,18 @@ import TrustSuiteSupport
             inputs.append(document + map)
         }
         // Strings: each head width, shortest or not, ASCII or not, whole or cut.
-        let payloads: [[UInt8]] = [[], [0x61], [0x61, 0x62, 0x63], [0xC3, 0xA9], [0xFF, 0x61], Array(repeating: 0x61, count: 30),
-                                   Array(repeating: 0x62, count: 300)]
+        let payloads: [[UInt8]] = [
+            [], [0x61], [0x61, 0x62, 0x63], [0xC3, 0xA9], [0xFF, 0x61], Array(repeating: 0x61, count: 30),
+            Array(repeating: 0x62, count: 300),
+        ]
         for major: UInt8 in [0x40, 0x60] {
             for payload in payloads {
                 let n = payload.count
-                var heads: [[UInt8]] = [[major | 24, UInt8(truncatingIfNeeded: n)],
-                                        [major | 25, UInt8(n >> 8), UInt8(truncatingIfNeeded: n)],
-                                        [major | 26, 0, 0, UInt8(n >> 8), UInt8(truncatingIfNeeded: n)]]
+                var heads: [[UInt8]] = [
+                    [major | 24, UInt8(truncatingIfNeeded: n)],
+                    [major | 25, UInt8(n >> 8), UInt8(truncatingIfNeeded: n)],
+                    [major | 26, 0, 0, UInt8(n >> 8), UInt8(truncatingIfNeeded: n)],
+                ]
                 if n < 24 { heads.append([major | UInt8(n)]) }
                 for head in heads where n < 256 || head.count > 2 {
                     inputs.append(head + payload)
@@ -183,11 +197,13 @@ import TrustSuiteSupport
     /// and the refusals it makes itself (counts and lengths beyond the
     /// limit or the input, heads cut short, depth), plus trailing bytes.
     static let quickValidationInputs: [[UInt8]] = {
-        var inputs: [[UInt8]] = [[], [0x9B, 0x00, 0x00, 0x42, 0xFA, 0x42, 0xFA, 0x42, 0xFA, 0x42],
-                                 [0xBB, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01], [0x9A, 0x00, 0x02, 0x00, 0x01],
-                                 [0x83, 0x01, 0x02], [0xA2, 0x01, 0x02, 0x03], [0x5A, 0xFF, 0xFF, 0xFF, 0x00, 0x00],
-                                 [0x19, 0x01], [0x82, 0x19], [0x00, 0x00], [0xA1, 0x00, 0x00, 0xFF], [0xF8, 0x1F], [0xF8, 0x20],
-                                 [0xC1, 0xC1, 0x00], [0x1C], [0xA1, 0xC1, 0x00, 0x00], [0xA1, 0x80, 0x00], [0x5F, 0x41, 0x00, 0xFF]]
+        var inputs: [[UInt8]] = [
+            [], [0x9B, 0x00, 0x00, 0x42, 0xFA, 0x42, 0xFA, 0x42, 0xFA, 0x42],
+            [0xBB, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01], [0x9A, 0x00, 0x02, 0x00, 0x01],
+            [0x83, 0x01, 0x02], [0xA2, 0x01, 0x02, 0x03], [0x5A, 0xFF, 0xFF, 0xFF, 0x00, 0x00],
+            [0x19, 0x01], [0x82, 0x19], [0x00, 0x00], [0xA1, 0x00, 0x00, 0xFF], [0xF8, 0x1F], [0xF8, 0x20],
+            [0xC1, 0xC1, 0x00], [0x1C], [0xA1, 0xC1, 0x00, 0x00], [0xA1, 0x80, 0x00], [0x5F, 0x41, 0x00, 0xFF],
+        ]
         func text(_ string: String) -> [UInt8] { [0x60 | UInt8(string.utf8.count)] + Array(string.utf8) }
         // Maps of 16 and 17 text keys, distinct or with the last repeating the first.
         for pairs in [16, 17] {
@@ -199,10 +215,12 @@ import TrustSuiteSupport
         }
         // Pairs of keys, each in a one-pair-then-another map: the same key
         // twice, or two keys the full pass takes as equal or not.
-        let keys: [[UInt8]] = [[0x01], [0x18, 0x01], [0x18, 0x18], [0x19, 0x00, 0x18], [0x20], [0x38, 0x20],
-                               [0xF4], [0xF7], [0xF8, 0x20], [0xF9, 0x3C, 0x00], [0xFA, 0x3F, 0x80, 0x00, 0x00],
-                               text(""), text("é"), text("aaaaaaaaaa"), text("aaaaaaaaab"), [0x40], [0x41, 0x61], [0x58, 0x01, 0x61],
-                               [0x1B, 0, 0, 0, 1, 0, 0, 0, 0], [0x1B, 0, 0, 0, 0, 0, 0, 0, 1], [0x7F, 0x61, 0x61, 0xFF], [0xC1, 0x01]]
+        let keys: [[UInt8]] = [
+            [0x01], [0x18, 0x01], [0x18, 0x18], [0x19, 0x00, 0x18], [0x20], [0x38, 0x20],
+            [0xF4], [0xF7], [0xF8, 0x20], [0xF9, 0x3C, 0x00], [0xFA, 0x3F, 0x80, 0x00, 0x00],
+            text(""), text("é"), text("aaaaaaaaaa"), text("aaaaaaaaab"), [0x40], [0x41, 0x61], [0x58, 0x01, 0x61],
+            [0x1B, 0, 0, 0, 1, 0, 0, 0, 0], [0x1B, 0, 0, 0, 0, 0, 0, 0, 1], [0x7F, 0x61, 0x61, 0xFF], [0xC1, 0x01],
+        ]
         for first in keys {
             for second in keys { inputs.append([0xA2] + first + [0x00] + second + [0x00]) }
         }
@@ -215,7 +233,9 @@ import TrustSuiteSupport
             var out: [UInt8] = [0xB0]
             for key in 0..<15 { out += [0x18, UInt8(24 + key), 0x00] }
             out += [0x18, 0x40]
-            out += level == 1 ? [repeatInner ? 0xA2 : 0xA1, 0x01, 0x00] + (repeatInner ? [0x01, 0x00] : []) : nested(level - 1, repeatInner: repeatInner)
+            out +=
+                level == 1
+                ? [repeatInner ? 0xA2 : 0xA1, 0x01, 0x00] + (repeatInner ? [0x01, 0x00] : []) : nested(level - 1, repeatInner: repeatInner)
             return out
         }
         inputs += [nested(5, repeatInner: false), nested(5, repeatInner: true)]
@@ -237,7 +257,8 @@ import TrustSuiteSupport
                 if key.hasSuffix("Hex"), let hex = value.stringValue, let bytes = BinaryText.hex(hex) {
                     found.append(bytes)
                 } else if key == "attestationObject" || key == "assertion", let text = value.stringValue,
-                          let bytes = BinaryText.base64(text) {
+                    let bytes = BinaryText.base64(text)
+                {
                     found.append(bytes)
                 } else {
                     collect(value, into: &found)
@@ -285,8 +306,10 @@ import TrustSuiteSupport
 
     /// Each source is read, and no source is empty.
     @Test func everySourceIsRead() {
-        for name in ["corpus FuzzCBOR", "corpus FuzzCBORCTAP2", "corpus FuzzCBORDeterministic", "corpus FuzzCBORDifferential",
-                     "fixtures cbor", "fixtures app-attest", "generated"] {
+        for name in [
+            "corpus FuzzCBOR", "corpus FuzzCBORCTAP2", "corpus FuzzCBORDeterministic", "corpus FuzzCBORDifferential",
+            "fixtures cbor", "fixtures app-attest", "generated",
+        ] {
             #expect((Self.sources[name]?.count ?? 0) > 10, "\(name): \(Self.sources[name]?.count ?? 0) inputs")
         }
         if Locations.externalAvailable {
@@ -295,9 +318,13 @@ import TrustSuiteSupport
         }
     }
 
-    static var sourceNames: [String] { ["corpus FuzzCBOR", "corpus FuzzCBORCTAP2", "corpus FuzzCBORDeterministic",
-                                        "corpus FuzzCBORDifferential", "fixtures cbor", "fixtures app-attest",
-                                        "rfc8949 appendix a", "cbor working group", "generated", "mutants"] }
+    static var sourceNames: [String] {
+        [
+            "corpus FuzzCBOR", "corpus FuzzCBORCTAP2", "corpus FuzzCBORDeterministic",
+            "corpus FuzzCBORDifferential", "fixtures cbor", "fixtures app-attest",
+            "rfc8949 appendix a", "cbor working group", "generated", "mutants",
+        ]
+    }
 
     /// The inputs of `source`: one of ``sources``, or 4,000 seeded mutants of them all.
     static func inputs(of source: String) -> [[UInt8]] {
@@ -314,7 +341,8 @@ import TrustSuiteSupport
                 let now = Self.current(bytes, configuration)
                 let before = Self.frozen(bytes, configuration)
                 if now != before {
-                    differences.append("\(BinaryText.hex(Array(bytes.prefix(48)))) [\(configuration)]\n  now:    \(now)\n  before: \(before)")
+                    differences.append(
+                        "\(BinaryText.hex(Array(bytes.prefix(48)))) [\(configuration)]\n  now:    \(now)\n  before: \(before)")
                 }
             }
         }

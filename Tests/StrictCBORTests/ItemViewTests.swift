@@ -135,8 +135,9 @@ import TrustSuiteSupport
         #expect(throws: CBORError(.duplicateMapKey, at: 1 + loose.count + 1)) {
             try CBORDecoder().decode([0xA2] + loose + [0x00] + tight + [0x01])
         }
-        #expect(try CBORDecoder().decode([0xA2] + loose + [0x00] + nested(depth, leaf: [0x02]) + [0x01])
-            .mapValue?.count == 2)
+        #expect(
+            try CBORDecoder().decode([0xA2] + loose + [0x00] + nested(depth, leaf: [0x02]) + [0x01])
+                .mapValue?.count == 2)
     }
 
     /// Offset, after the map head, of the last key of `map(keys)`.

@@ -27,7 +27,9 @@ struct ValueBuilder {
         case 1: return .unsigned(next64())
         case 2: return .negative(next64() >> (next() % 64))
         case 3: return .bytes((0..<Int(next() % 20)).map { _ in next() })
-        case 4: return .text(String(decoding: (0..<Int(next() % 12)).map { _ in next() % 0x5E + 0x20 }, as: UTF8.self) + (next() % 3 == 0 ? "é水𐅑" : ""))
+        case 4:
+            return .text(
+                String(decoding: (0..<Int(next() % 12)).map { _ in next() % 0x5E + 0x20 }, as: UTF8.self) + (next() % 3 == 0 ? "é水𐅑" : ""))
         case 5: return [.bool(true), .bool(false), .null, .undefined][Int(next() % 4)]
         case 6:
             let n = next()

@@ -41,8 +41,9 @@ import TrustSuiteSupport
                     let quick = Self.describe(decoder, bytes, whole: whole, quick: true)
                     let pass = Self.describe(decoder, bytes, whole: whole, quick: false)
                     if quick != pass {
-                        differences.append("\(BinaryText.hex(Array(bytes.prefix(48)))) [decoder \(index), whole \(whole)]\n"
-                                           + "  quick: \(quick)\n  pass:  \(pass)")
+                        differences.append(
+                            "\(BinaryText.hex(Array(bytes.prefix(48)))) [decoder \(index), whole \(whole)]\n"
+                                + "  quick: \(quick)\n  pass:  \(pass)")
                     }
                 }
             }
@@ -55,7 +56,8 @@ import TrustSuiteSupport
     /// records for them is not empty (a check that always fell back to the
     /// pass would pass the test above while deciding nothing).
     @Test func theQuickCheckDecidesMostDocuments() {
-        let inputs = (FrozenDecoderDifferentialTests.sources["fixtures app-attest"] ?? [])
+        let inputs =
+            (FrozenDecoderDifferentialTests.sources["fixtures app-attest"] ?? [])
             + (FrozenDecoderDifferentialTests.sources["generated"] ?? [])
         var decided = 0
         var withEntries = 0

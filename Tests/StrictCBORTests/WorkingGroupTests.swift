@@ -13,8 +13,13 @@ import TrustSuiteSupport
 /// bytes. What the canonical encoder cannot re-encode by design, and what
 /// the default options decide otherwise, is listed in
 /// `Tests/Expectations/cbor-wg.json` with reasons, and checked to be exact.
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: WorkingGroupVectors.folder.path),
-                Comment(rawValue: "the CBOR working group's vectors are not at \(WorkingGroupVectors.folder.path): set TRUSTSUITE_EXTERNAL_VECTORS to the shared/vectors folder")))
+@Suite(
+    .enabled(
+        if: FileManager.default.fileExists(atPath: WorkingGroupVectors.folder.path),
+        Comment(
+            rawValue:
+                "the CBOR working group's vectors are not at \(WorkingGroupVectors.folder.path): set TRUSTSUITE_EXTERNAL_VECTORS to the shared/vectors folder"
+        )))
 struct WorkingGroupTests {
     struct Listed: Decodable, Sendable {
         let file: String
@@ -74,8 +79,9 @@ struct WorkingGroupTests {
     func withDefaultOptions(_ c: WorkingGroupCase) {
         let accepted = (try? CBORDecoder().decode(c.encoded)) != nil
         let agrees = accepted != c.fail
-        #expect(agrees != Self.defaultDisagrees.contains(c.key),
-                "\(c.summary): default options \(accepted ? "accept" : "refuse") it")
+        #expect(
+            agrees != Self.defaultDisagrees.contains(c.key),
+            "\(c.summary): default options \(accepted ? "accept" : "refuse") it")
     }
 
     /// The listed round trips really are not made, and each entry names a test and a reason.

@@ -22,8 +22,10 @@ import TrustSuiteSupport
         let request: [String: DeviceCheckServer.Field] = [
             "device_token": .string(token), "transaction_id": .string("t"), "timestamp": .integer(1), "bit0": .bool(bit0),
         ]
-        return try await state.handle(.updateTwoBits, request: request, team: "TEAM", authorized: true,
-                                      at: Date(timeIntervalSince1970: 1_700_000_000)).status
+        return try await state.handle(
+            .updateTwoBits, request: request, team: "TEAM", authorized: true,
+            at: Date(timeIntervalSince1970: 1_700_000_000)
+        ).status
     }
 
     static func size(_ path: String) -> Int {
@@ -46,8 +48,9 @@ import TrustSuiteSupport
         #expect(expected.count == 20)
         // 300 lines of about 90 bytes were written; compaction kept the journal near the floor.
         let snapshotBytes = Self.size(file.path), journalBytes = Self.size(file.path + ".journal")
-        #expect(snapshotBytes > 0 && journalBytes >= 0 && journalBytes < max(1024, snapshotBytes) + 200,
-                "snapshot \(snapshotBytes), journal \(journalBytes)")
+        #expect(
+            snapshotBytes > 0 && journalBytes >= 0 && journalBytes < max(1024, snapshotBytes) + 200,
+            "snapshot \(snapshotBytes), journal \(journalBytes)")
         let snapshot = try JSONDecoder().decode(DeviceCheckJournal.StoredState.self, from: Data(contentsOf: file))
         #expect(snapshot.format == "trustsuite-devicecheck-state/1" && !snapshot.devices.isEmpty)
         let reopened = try DeviceCheckState(stateFile: file)
@@ -69,10 +72,10 @@ import TrustSuiteSupport
         let current = DeviceCheckJournal.line(key: "a", state: last)
         let expected = ["a": last, "b": middle, "c": old]
         let layouts: [(snapshot: [String: DeviceCheckServer.State], previous: [UInt8]?, journal: [UInt8]?)] = [
-            (["a": old, "b": old, "c": old], rotated, current),             // killed before the new snapshot
-            (["a": middle, "b": middle, "c": old], rotated, current),       // killed before journal.1 was removed
-            (["a": middle, "b": middle, "c": old], nil, current),           // killed after
-            (["a": old, "b": old, "c": old], nil, rotated + current),       // killed before any compaction
+            (["a": old, "b": old, "c": old], rotated, current),  // killed before the new snapshot
+            (["a": middle, "b": middle, "c": old], rotated, current),  // killed before journal.1 was removed
+            (["a": middle, "b": middle, "c": old], nil, current),  // killed after
+            (["a": old, "b": old, "c": old], nil, rotated + current),  // killed before any compaction
         ]
         for (index, layout) in layouts.enumerated() {
             for suffix in ["", ".journal", ".journal.1"] { unlink(path + suffix) }
@@ -110,7 +113,8 @@ import TrustSuiteSupport
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("bits.json").path
-        let text = "{\"devices\":{\"TEAM\\u0000device:AAAA\":{\"bit0\":true,\"bit1\":false,\"month\":\"2025-06\"}},"
+        let text =
+            "{\"devices\":{\"TEAM\\u0000device:AAAA\":{\"bit0\":true,\"bit1\":false,\"month\":\"2025-06\"}},"
             + "\"format\":\"trustsuite-devicecheck-state/1\"}"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let (journal, states) = try DeviceCheckJournal.open(path)

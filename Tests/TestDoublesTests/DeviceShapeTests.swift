@@ -48,26 +48,32 @@ import X509
         AttestShape(name: "other environment", options: .init(otherEnvironment: true), code: .aaguidMismatch, repair: .otherEnvironment),
         AttestShape(name: "attacker root", options: .init(attackerRoot: true), code: .certificateChainInvalid, repair: .attackerAnchor),
         AttestShape(name: "key id swapped", options: .init(swapKeyId: true), code: .keyIdMismatch, repair: .attestedKeyId),
-        AttestShape(name: "certificate key does not hash to the key id", options: .init(certificateKeyMismatch: true),
-                    code: .keyIdMismatch),
+        AttestShape(
+            name: "certificate key does not hash to the key id", options: .init(certificateKeyMismatch: true),
+            code: .keyIdMismatch),
         AttestShape(name: "credential id is not the key id", options: .init(credentialIdMismatch: true), code: .credentialIdMismatch),
         AttestShape(name: "nonce over another challenge", options: .init(nonceOverOtherChallenge: true), code: .nonceMismatch),
         AttestShape(name: "nonce extension with tag [2]", options: .init(nonceShape: .otherTag), code: .nonceExtensionMissing),
         AttestShape(name: "nonce extension in a SET", options: .init(nonceShape: .set), code: .nonceExtensionMissing),
         AttestShape(name: "counter 1", options: .init(counter: 1), code: .counterNotZero),
         AttestShape(name: "counter 2^32-1", options: .init(counter: .max), code: .counterNotZero),
-        AttestShape(name: "expired credential certificate", options: .init(expiredCertificate: true), code: .certificateChainInvalid,
-                    repair: .validationTime(-2 * 86_400)),
+        AttestShape(
+            name: "expired credential certificate", options: .init(expiredCertificate: true), code: .certificateChainInvalid,
+            repair: .validationTime(-2 * 86_400)),
         // Combined: the first of the nine steps they break decides.
         AttestShape(name: "other environment and counter 1", options: .init(otherEnvironment: true, counter: 1), code: .counterNotZero),
-        AttestShape(name: "iOS 27 map and key id swapped", options: .init(extensions: true, swapKeyId: true), code: .keyIdMismatch,
-                    repair: .attestedKeyId),
-        AttestShape(name: "attacker root and other App ID", options: .init(otherAppId: otherAppId, attackerRoot: true),
-                    code: .certificateChainInvalid),
+        AttestShape(
+            name: "iOS 27 map and key id swapped", options: .init(extensions: true, swapKeyId: true), code: .keyIdMismatch,
+            repair: .attestedKeyId),
+        AttestShape(
+            name: "attacker root and other App ID", options: .init(otherAppId: otherAppId, attackerRoot: true),
+            code: .certificateChainInvalid),
     ]
 
-    static func verify(_ made: SoftwareDevice.Attestation, on device: SoftwareDevice, repair: Repair = .none,
-                       policy: LaunchPolicy? = nil) async throws -> AppAttestError.Code? {
+    static func verify(
+        _ made: SoftwareDevice.Attestation, on device: SoftwareDevice, repair: Repair = .none,
+        policy: LaunchPolicy? = nil
+    ) async throws -> AppAttestError.Code? {
         let roots = try device.testRoots
         var appId = Self.appId, environment = device.environment, anchor = roots.attestation, keyId = made.keyId, time = Date()
         switch repair {
@@ -78,11 +84,13 @@ import X509
         case .attestedKeyId: keyId = made.attestedKeyId
         case .validationTime(let offset): time = time.addingTimeInterval(offset)
         }
-        let verifier = try AttestationVerifier(appId: appId, environment: environment, trustAnchors: [anchor],
-                                               receiptAnchors: [roots.receipt], requireReceipt: true, launchPolicy: policy)
+        let verifier = try AttestationVerifier(
+            appId: appId, environment: environment, trustAnchors: [anchor],
+            receiptAnchors: [roots.receipt], requireReceipt: true, launchPolicy: policy)
         return await appAttestErrorCode {
-            _ = try await verifier.verify(attestationObject: made.attestationObject, keyId: keyId, clientDataHash: made.clientDataHash,
-                                          at: time)
+            _ = try await verifier.verify(
+                attestationObject: made.attestationObject, keyId: keyId, clientDataHash: made.clientDataHash,
+                at: time)
         }
     }
 
@@ -121,15 +129,19 @@ import X509
     @Test func bindingShapesBreakOnlyTheirPart() throws {
         let device = try Self.makeDevice()
         defer { try? FileManager.default.removeItem(at: device.stateDirectory) }
-        func parts(_ options: SoftwareDevice.AttestOptions) throws -> (keyId: [UInt8], credentialId: [UInt8]?, coseKeyId: [UInt8],
-                                                                       certificateKeyId: [UInt8], counter: UInt32) {
+        func parts(_ options: SoftwareDevice.AttestOptions) throws -> (
+            keyId: [UInt8], credentialId: [UInt8]?, coseKeyId: [UInt8],
+            certificateKeyId: [UInt8], counter: UInt32
+        ) {
             let made = try device.attest(clientDataHash: Self.challenge, options: options)
             let object = try AttestationObject(bytes: made.attestationObject)
             let leaf = try CertificatePath.certificate(derEncoded: try #require(object.certificates.first))
             let certificateKey = try #require(P256.Signing.PublicKey(leaf.publicKey))
             let cose = try #require(object.authenticatorData.credential?.publicKey)
-            return (made.keyId, object.authenticatorData.credential?.credentialId, Array(SHA256.hash(data: cose.x963)),
-                    Array(SHA256.hash(data: certificateKey.x963Representation)), object.authenticatorData.signCount)
+            return (
+                made.keyId, object.authenticatorData.credential?.credentialId, Array(SHA256.hash(data: cose.x963)),
+                Array(SHA256.hash(data: certificateKey.x963Representation)), object.authenticatorData.signCount
+            )
         }
         let certificate = try parts(.init(certificateKeyMismatch: true))
         #expect(certificate.credentialId == certificate.keyId && certificate.coseKeyId == certificate.keyId)
@@ -224,8 +236,9 @@ import X509
         AssertShape(name: "flags 0xC0 with the apple_* map", options: .init(extensions: true, flags: 0xC0), code: nil),
         AssertShape(name: "flags 0xC0 without a map", options: .init(flags: 0xC0), code: nil),
         // Combined.
-        AssertShape(name: "pre-hashed nonce with flags 0xC0 and the map", options: .init(extensions: true, prehashedNonce: true, flags: 0xC0),
-                    code: .signatureInvalid),
+        AssertShape(
+            name: "pre-hashed nonce with flags 0xC0 and the map", options: .init(extensions: true, prehashedNonce: true, flags: 0xC0),
+            code: .signatureInvalid),
         AssertShape(name: "other App ID replayed", options: .init(replayCounter: true, otherAppId: otherAppId), code: .rpIdMismatch),
     ]
 
@@ -241,8 +254,9 @@ import X509
         let shaped = try device.assert(keyId: made.keyId, clientData: clientData, options: shape.options)
         func code(_ appId: String) async -> AppAttestError.Code? {
             await appAttestErrorCode {
-                _ = try AssertionVerifier(appId: appId).verify(assertion: shaped.assertion, clientData: clientData, publicKey: key,
-                                                               previousCounter: first.counter)
+                _ = try AssertionVerifier(appId: appId).verify(
+                    assertion: shaped.assertion, clientData: clientData, publicKey: key,
+                    previousCounter: first.counter)
             }
         }
         #expect(await code(Self.appId) == shape.code)
@@ -309,22 +323,30 @@ import X509
     static let launchShapes: [LaunchShape] = {
         let minimum = BundleVersion("2.2.9")
         return [
-            LaunchShape(name: "App Store 2.3 under {4}, ≥ 2.2.9", category: 4, version: "2.3",
-                        policy: LaunchPolicy(allowedValidationCategories: [4], minimumBundleVersion: minimum), code: nil),
-            LaunchShape(name: "development under {4}", category: 3, version: "2.3",
-                        policy: LaunchPolicy(allowedValidationCategories: [4]), code: .validationCategoryNotAllowed),
-            LaunchShape(name: "2.2 under ≥ 2.2.9", category: 4, version: "2.2",
-                        policy: LaunchPolicy(minimumBundleVersion: minimum), code: .bundleVersionNotAllowed),
-            LaunchShape(name: "2.10 under ≥ 2.2.9 (numeric, not text)", category: nil, version: "2.10",
-                        policy: LaunchPolicy(minimumBundleVersion: minimum), code: nil),
-            LaunchShape(name: "version not dotted decimals under a minimum", category: 4, version: "2.3-beta",
-                        policy: LaunchPolicy(minimumBundleVersion: minimum), code: .bundleVersionNotAllowed),
-            LaunchShape(name: "no launch data under reject", category: nil, version: nil,
-                        policy: LaunchPolicy(allowedValidationCategories: [4], missingLaunchData: .reject), code: .launchDataMissing),
-            LaunchShape(name: "no launch data under allow", category: nil, version: nil,
-                        policy: LaunchPolicy(allowedValidationCategories: [4], missingLaunchData: .allow), code: nil),
-            LaunchShape(name: "version only under a category policy", category: nil, version: "3",
-                        policy: LaunchPolicy(allowedValidationCategories: [4]), code: .launchDataMissing),
+            LaunchShape(
+                name: "App Store 2.3 under {4}, ≥ 2.2.9", category: 4, version: "2.3",
+                policy: LaunchPolicy(allowedValidationCategories: [4], minimumBundleVersion: minimum), code: nil),
+            LaunchShape(
+                name: "development under {4}", category: 3, version: "2.3",
+                policy: LaunchPolicy(allowedValidationCategories: [4]), code: .validationCategoryNotAllowed),
+            LaunchShape(
+                name: "2.2 under ≥ 2.2.9", category: 4, version: "2.2",
+                policy: LaunchPolicy(minimumBundleVersion: minimum), code: .bundleVersionNotAllowed),
+            LaunchShape(
+                name: "2.10 under ≥ 2.2.9 (numeric, not text)", category: nil, version: "2.10",
+                policy: LaunchPolicy(minimumBundleVersion: minimum), code: nil),
+            LaunchShape(
+                name: "version not dotted decimals under a minimum", category: 4, version: "2.3-beta",
+                policy: LaunchPolicy(minimumBundleVersion: minimum), code: .bundleVersionNotAllowed),
+            LaunchShape(
+                name: "no launch data under reject", category: nil, version: nil,
+                policy: LaunchPolicy(allowedValidationCategories: [4], missingLaunchData: .reject), code: .launchDataMissing),
+            LaunchShape(
+                name: "no launch data under allow", category: nil, version: nil,
+                policy: LaunchPolicy(allowedValidationCategories: [4], missingLaunchData: .allow), code: nil),
+            LaunchShape(
+                name: "version only under a category policy", category: nil, version: "3",
+                policy: LaunchPolicy(allowedValidationCategories: [4]), code: .launchDataMissing),
         ]
     }()
 
@@ -333,15 +355,18 @@ import X509
     func launchDataUnderAPolicy(_ shape: LaunchShape) async throws {
         let device = try Self.makeDevice()
         defer { try? FileManager.default.removeItem(at: device.stateDirectory) }
-        let made = try device.attest(clientDataHash: Self.challenge,
-                                     options: .init(validationCategory: shape.category, bundleVersion: shape.version))
+        let made = try device.attest(
+            clientDataHash: Self.challenge,
+            options: .init(validationCategory: shape.category, bundleVersion: shape.version))
         #expect(try await Self.verify(made, on: device, policy: shape.policy) == shape.code)
-        let assertion = try device.assert(keyId: made.keyId, clientData: [7],
-                                          options: .init(validationCategory: shape.category, bundleVersion: shape.version))
+        let assertion = try device.assert(
+            keyId: made.keyId, clientData: [7],
+            options: .init(validationCategory: shape.category, bundleVersion: shape.version))
         let key = try P256.Signing.PublicKey(x963Representation: made.publicKey)
-        #expect(await appAttestErrorCode {
-            _ = try AssertionVerifier(appId: Self.appId, launchPolicy: shape.policy)
-                .verify(assertion: assertion.assertion, clientData: [7], publicKey: key, previousCounter: 0)
-        } == shape.code)
+        #expect(
+            await appAttestErrorCode {
+                _ = try AssertionVerifier(appId: Self.appId, launchPolicy: shape.policy)
+                    .verify(assertion: assertion.assertion, clientData: [7], publicKey: key, previousCounter: 0)
+            } == shape.code)
     }
 }

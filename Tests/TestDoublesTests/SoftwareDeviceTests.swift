@@ -22,9 +22,10 @@ import X509
 
     func verifier(_ device: SoftwareDevice, apple: Bool = false, environment: AppAttestEnvironment? = nil) throws -> AttestationVerifier {
         let roots = try device.testRoots
-        return try AttestationVerifier(appId: Self.appId, environment: environment ?? device.environment,
-                                       trustAnchors: apple ? nil : [roots.attestation],
-                                       receiptAnchors: apple ? nil : [roots.receipt], requireReceipt: true)
+        return try AttestationVerifier(
+            appId: Self.appId, environment: environment ?? device.environment,
+            trustAnchors: apple ? nil : [roots.attestation],
+            receiptAnchors: apple ? nil : [roots.receipt], requireReceipt: true)
     }
 
     @Test(arguments: AppAttestEnvironment.allCases)
@@ -33,8 +34,9 @@ import X509
         defer { try? FileManager.default.removeItem(at: device.stateDirectory) }
         let challenge = Array("server challenge 1".utf8)
         let made = try device.attest(clientDataHash: challenge)
-        let verified = try await verifier(device).verify(attestationObject: made.attestationObject, keyId: made.keyId,
-                                                         clientDataHash: challenge, at: Date())
+        let verified = try await verifier(device).verify(
+            attestationObject: made.attestationObject, keyId: made.keyId,
+            clientDataHash: challenge, at: Date())
         #expect(verified.publicKey == made.publicKey)
         #expect(verified.receiptStatus == .verified)
         #expect(verified.counter == 0)
@@ -46,35 +48,43 @@ import X509
             let clientData = Array("request \(round)".utf8)
             let assertion = try device.assert(keyId: made.keyId, clientData: clientData)
             #expect(assertion.counter == UInt32(round))
-            let checked = try assertions.verify(assertion: assertion.assertion, clientData: clientData, publicKey: key,
-                                                previousCounter: stored)
+            let checked = try assertions.verify(
+                assertion: assertion.assertion, clientData: clientData, publicKey: key,
+                previousCounter: stored)
             #expect(checked.counter == UInt32(round))
             stored = checked.counter
         }
-        let replay = try device.assert(keyId: made.keyId, clientData: Array("again".utf8),
-                                       options: .init(replayCounter: true))
+        let replay = try device.assert(
+            keyId: made.keyId, clientData: Array("again".utf8),
+            options: .init(replayCounter: true))
         #expect(replay.counter == 3)
-        #expect(await appAttestErrorCode {
-            _ = try assertions.verify(assertion: replay.assertion, clientData: Array("again".utf8), publicKey: key,
-                                          previousCounter: stored)
-        } == AppAttestError.Code.counterNotIncreasing)
+        #expect(
+            await appAttestErrorCode {
+                _ = try assertions.verify(
+                    assertion: replay.assertion, clientData: Array("again".utf8), publicKey: key,
+                    previousCounter: stored)
+            } == AppAttestError.Code.counterNotIncreasing)
     }
 
     @Test func refusedAgainstApplesRoots() async throws {
         let device = try Self.makeDevice()
         defer { try? FileManager.default.removeItem(at: device.stateDirectory) }
         let made = try device.attest(clientDataHash: [1, 2, 3])
-        #expect(await appAttestErrorCode {
-            _ = try await verifier(device, apple: true).verify(attestationObject: made.attestationObject, keyId: made.keyId,
-                                                                   clientDataHash: [1, 2, 3], at: Date())
-        } == AppAttestError.Code.certificateChainInvalid)
+        #expect(
+            await appAttestErrorCode {
+                _ = try await verifier(device, apple: true).verify(
+                    attestationObject: made.attestationObject, keyId: made.keyId,
+                    clientDataHash: [1, 2, 3], at: Date())
+            } == AppAttestError.Code.certificateChainInvalid)
         // The receipt alone, against Apple Root CA - G3.
-        #expect(await appAttestErrorCode {
-            _ = try await ReceiptVerifier().verify(receipt: made.receipt, at: Date())
-        } == AppAttestError.Code.receiptChainInvalid)
+        #expect(
+            await appAttestErrorCode {
+                _ = try await ReceiptVerifier().verify(receipt: made.receipt, at: Date())
+            } == AppAttestError.Code.receiptChainInvalid)
         let roots = try device.testRoots
-        _ = try await ReceiptVerifier(trustAnchors: [roots.receipt]).verify(receipt: made.receipt, at: Date(), appId: Self.appId,
-                                                                           type: .attest)
+        _ = try await ReceiptVerifier(trustAnchors: [roots.receipt]).verify(
+            receipt: made.receipt, at: Date(), appId: Self.appId,
+            type: .attest)
     }
 
     @Test func attestationFailureShapes() async throws {
@@ -87,15 +97,18 @@ import X509
         ]
         for (options, code) in cases {
             let made = try device.attest(clientDataHash: hash, options: options)
-            #expect(await appAttestErrorCode {
-                _ = try await verifier(device).verify(attestationObject: made.attestationObject, keyId: made.keyId,
-                                                          clientDataHash: hash, at: Date())
-            } == code)
+            #expect(
+                await appAttestErrorCode {
+                    _ = try await verifier(device).verify(
+                        attestationObject: made.attestationObject, keyId: made.keyId,
+                        clientDataHash: hash, at: Date())
+                } == code)
         }
         // The iOS 27 trailing map is valid and exposed.
         let made = try device.attest(clientDataHash: hash, options: .init(extensions: true))
-        let verified = try await verifier(device).verify(attestationObject: made.attestationObject, keyId: made.keyId,
-                                                         clientDataHash: hash, at: Date())
+        let verified = try await verifier(device).verify(
+            attestationObject: made.attestationObject, keyId: made.keyId,
+            clientDataHash: hash, at: Date())
         #expect(verified.extensions?.mapValue?["apple_bundle_version_01"]?.textValue == "1")
     }
 
@@ -106,9 +119,10 @@ import X509
         let key = try P256.Signing.PublicKey(x963Representation: made.publicKey)
         let assertions = AssertionVerifier(appId: Self.appId)
         let foreign = try device.assert(keyId: made.keyId, clientData: [1], options: .init(foreignKey: true))
-        #expect(await appAttestErrorCode {
-            _ = try assertions.verify(assertion: foreign.assertion, clientData: [1], publicKey: key, previousCounter: 0)
-        } == AppAttestError.Code.signatureInvalid)
+        #expect(
+            await appAttestErrorCode {
+                _ = try assertions.verify(assertion: foreign.assertion, clientData: [1], publicKey: key, previousCounter: 0)
+            } == AppAttestError.Code.signatureInvalid)
         let extended = try device.assert(keyId: made.keyId, clientData: [2], options: .init(extensions: true))
         let checked = try assertions.verify(assertion: extended.assertion, clientData: [2], publicKey: key, previousCounter: 1)
         #expect(checked.extensions != nil)
@@ -125,10 +139,14 @@ import X509
         let challenge = Array("launch".utf8)
         let roots = try device.testRoots
         func code(_ made: SoftwareDevice.Attestation, _ policy: LaunchPolicy) async throws -> AppAttestError.Code? {
-            let verifier = try AttestationVerifier(appId: Self.appId, environment: device.environment, trustAnchors: [roots.attestation],
-                                                   receiptAnchors: [roots.receipt], launchPolicy: policy)
-            return await appAttestErrorCode { _ = try await verifier.verify(attestationObject: made.attestationObject, keyId: made.keyId,
-                                                                              clientDataHash: challenge, at: Date()) }
+            let verifier = try AttestationVerifier(
+                appId: Self.appId, environment: device.environment, trustAnchors: [roots.attestation],
+                receiptAnchors: [roots.receipt], launchPolicy: policy)
+            return await appAttestErrorCode {
+                _ = try await verifier.verify(
+                    attestationObject: made.attestationObject, keyId: made.keyId,
+                    clientDataHash: challenge, at: Date())
+            }
         }
         let appStore = try device.attest(clientDataHash: challenge, options: .init(validationCategory: 4, bundleVersion: "2.3"))
         let minimum = try #require(BundleVersion("2.2.9"))
@@ -143,16 +161,21 @@ import X509
 
         let key = try P256.Signing.PublicKey(x963Representation: appStore.publicKey)
         let versionOnly = try device.assert(keyId: appStore.keyId, clientData: challenge, options: .init(bundleVersion: "7"))
-        let checked = try AssertionVerifier(appId: Self.appId).verify(assertion: versionOnly.assertion, clientData: challenge,
-                                                                      publicKey: key, previousCounter: 0)
+        let checked = try AssertionVerifier(appId: Self.appId).verify(
+            assertion: versionOnly.assertion, clientData: challenge,
+            publicKey: key, previousCounter: 0)
         #expect(checked.launchData?.bundleVersion == "7" && checked.launchData?.validationCategory == nil)
-        #expect(await appAttestErrorCode {
-            _ = try AssertionVerifier(appId: Self.appId, launchPolicy: LaunchPolicy(allowedValidationCategories: [4]))
-                .verify(assertion: versionOnly.assertion, clientData: challenge, publicKey: key, previousCounter: 0)
-        } == .launchDataMissing)
+        #expect(
+            await appAttestErrorCode {
+                _ = try AssertionVerifier(appId: Self.appId, launchPolicy: LaunchPolicy(allowedValidationCategories: [4]))
+                    .verify(assertion: versionOnly.assertion, clientData: challenge, publicKey: key, previousCounter: 0)
+            } == .launchDataMissing)
         let plain = try device.assert(keyId: appStore.keyId, clientData: challenge)
-        #expect(try AssertionVerifier(appId: Self.appId).verify(assertion: plain.assertion, clientData: challenge, publicKey: key,
-                                                                previousCounter: 1).extensions == nil)
+        #expect(
+            try AssertionVerifier(appId: Self.appId).verify(
+                assertion: plain.assertion, clientData: challenge, publicKey: key,
+                previousCounter: 1
+            ).extensions == nil)
     }
 
     @Test func concurrentAssertionsNeverShareACounter() async throws {
@@ -184,8 +207,9 @@ import X509
             try SoftwareDevice.create(at: device.stateDirectory, appId: Self.appId, environment: .production)
         }
         #expect(throws: DeviceError.self) {
-            try SoftwareDevice.create(at: device.stateDirectory.appendingPathComponent("x"), appId: "bundle.only",
-                                      environment: .production)
+            try SoftwareDevice.create(
+                at: device.stateDirectory.appendingPathComponent("x"), appId: "bundle.only",
+                environment: .production)
         }
         #expect(try device.testRoots.attestation.subject.description.contains("TrustSuite Test"))
         #expect(try !device.testRoots.receipt.subject.description.contains("Apple"))
@@ -202,8 +226,10 @@ import X509
         var server = DeviceCheckServer()
         let now = Date()
         func request(_ token: String, bit0: Bool? = nil) -> [String: DeviceCheckServer.Field] {
-            var fields: [String: DeviceCheckServer.Field] = ["device_token": .string(token), "transaction_id": .string("t"),
-                                                             "timestamp": .integer(1)]
+            var fields: [String: DeviceCheckServer.Field] = [
+                "device_token": .string(token), "transaction_id": .string("t"),
+                "timestamp": .integer(1),
+            ]
             if let bit0 { fields["bit0"] = .bool(bit0) }
             return fields
         }

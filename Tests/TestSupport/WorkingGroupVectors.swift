@@ -33,15 +33,17 @@ public enum WorkingGroupVectors {
         var cases: [WorkingGroupCase] = []
         for relative in containerPaths() {
             guard let data = try? Data(contentsOf: folder.appendingPathComponent(relative)),
-                  let root = try? containerDecoder.decode([UInt8](data)), let tests = root["tests"]?.arrayValue else { continue }
+                let root = try? containerDecoder.decode([UInt8](data)), let tests = root["tests"]?.arrayValue
+            else { continue }
             let fileFails = root["fail"].flatMap(boolValue) ?? false
             for (index, test) in tests.enumerated() {
                 guard let encoded = test["encoded"]?.bytesValue else { continue }
-                cases.append(WorkingGroupCase(
-                    file: relative, index: index, summary: test["description"]?.textValue ?? "",
-                    encoded: encoded, decoded: test["decoded"],
-                    roundtrip: test["roundtrip"].flatMap(boolValue) ?? true,
-                    fail: test["fail"].flatMap(boolValue) ?? fileFails))
+                cases.append(
+                    WorkingGroupCase(
+                        file: relative, index: index, summary: test["description"]?.textValue ?? "",
+                        encoded: encoded, decoded: test["decoded"],
+                        roundtrip: test["roundtrip"].flatMap(boolValue) ?? true,
+                        fail: test["fail"].flatMap(boolValue) ?? fileFails))
             }
         }
         return cases

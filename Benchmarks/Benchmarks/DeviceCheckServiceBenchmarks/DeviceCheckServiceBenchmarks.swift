@@ -13,12 +13,14 @@ import Foundation
 let benchmarks: @Sendable () -> Void = {
     for devices in [0, 200_000] {
         let load = ServiceLoad(storedDevices: devices)
-        Benchmark("DeviceCheck update_two_bits, 8 clients, \(devices) stored devices",
-                  configuration: .init(metrics: [.wallClock, .throughput], scalingFactor: .kilo,
-                                       maxDuration: .seconds(30), maxIterations: 15),
-                  closure: { _ in try load.updates(ServiceLoad.perIteration) },
-                  setup: { try await load.start() },
-                  teardown: { await load.stop() })
+        Benchmark(
+            "DeviceCheck update_two_bits, 8 clients, \(devices) stored devices",
+            configuration: .init(
+                metrics: [.wallClock, .throughput], scalingFactor: .kilo,
+                maxDuration: .seconds(30), maxIterations: 15),
+            closure: { _ in try load.updates(ServiceLoad.perIteration) },
+            setup: { try await load.start() },
+            teardown: { await load.stop() })
     }
 }
 
@@ -61,9 +63,11 @@ final class ServiceLoad: @unchecked Sendable {
         if storedDevices == 0 { deviceIds = Array(deviceIds.prefix(1000)) }
 
         let key = P256.Signing.PrivateKey()
-        let service = try await DeviceCheckService(.init(port: 0, team: Self.team,
-                                                         keys: [DeveloperKey(keyId: Self.keyId, publicKey: key.publicKey)],
-                                                         stateFile: stateFile))
+        let service = try await DeviceCheckService(
+            .init(
+                port: 0, team: Self.team,
+                keys: [DeveloperKey(keyId: Self.keyId, publicKey: key.publicKey)],
+                stateFile: stateFile))
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         task = Task { try await service.run { continuation.yield($0) } }
         for await bound in ports {
@@ -91,7 +95,8 @@ final class ServiceLoad: @unchecked Sendable {
                     let connection = try LoopbackClient(port: port)
                     for index in 0..<each {
                         let id = ids[Int.random(in: 0..<ids.count)]
-                        let body = "{\"device_token\":\"\(DeviceCheckToken.mint(deviceId: id))\",\"transaction_id\":\"t\(index)\","
+                        let body =
+                            "{\"device_token\":\"\(DeviceCheckToken.mint(deviceId: id))\",\"transaction_id\":\"t\(index)\","
                             + "\"timestamp\":\(Int(Date().timeIntervalSince1970 * 1000)),\"bit\(index % 2)\":\(client % 2 == 0)}"
                         let status = try connection.post("/v1/update_two_bits", bearer: bearer, body: body)
                         if status != 200 { failures.add("status \(status)") }
@@ -113,8 +118,9 @@ final class ServiceLoad: @unchecked Sendable {
         _ = await task?.result
         if let folder { try? FileManager.default.removeItem(at: folder) }
         if counted.seconds > 0 {
-            print("devicecheck, \(storedDevices) stored devices: \(counted.updates) updates in "
-                  + String(format: "%.2f s = %.0f updates/s", counted.seconds, Double(counted.updates) / counted.seconds))
+            print(
+                "devicecheck, \(storedDevices) stored devices: \(counted.updates) updates in "
+                    + String(format: "%.2f s = %.0f updates/s", counted.seconds, Double(counted.updates) / counted.seconds))
         }
     }
 }

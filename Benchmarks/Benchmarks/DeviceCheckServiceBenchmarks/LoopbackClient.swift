@@ -29,7 +29,8 @@ final class LoopbackClient {
 
     /// POSTs `body` to `path`; returns the status code once the whole response is read.
     func post(_ path: String, bearer: String, body: String) throws -> Int {
-        let request = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(bearer)\r\n"
+        let request =
+            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(bearer)\r\n"
             + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
         let bytes = Array(request.utf8)
         var sent = 0
@@ -44,7 +45,8 @@ final class LoopbackClient {
             if headerEnd == nil, let end = find([13, 10, 13, 10]) { headerEnd = end + 4 }
             if let end = headerEnd {
                 let head = String(decoding: buffer[..<end], as: UTF8.self)
-                let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                let length =
+                    head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
                     .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
                 if buffer.count >= end + length {
                     let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0

@@ -12,9 +12,10 @@ import SecuritySimulation
 let benchmarks: @Sendable () -> Void = {
     for stored in [1_000, 100_000] {
         let load = KeychainLoad(stored: stored)
-        let configuration = Benchmark.Configuration(metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo,
-                                                    maxDuration: .seconds(10), maxIterations: 30,
-                                                    setup: { load.fill() })
+        let configuration = Benchmark.Configuration(
+            metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .kilo,
+            maxDuration: .seconds(10), maxIterations: 30,
+            setup: { load.fill() })
         Benchmark("SecItemCopyMatching by primary key, \(stored) items", configuration: configuration) { benchmark in
             for _ in benchmark.scaledIterations { blackHole(load.copy()) }
         }

@@ -6,8 +6,9 @@ import StrictCBOR
 // ordo-one/benchmark suite: `swift package --package-path Benchmarks benchmark`.
 // The workloads are BenchmarkInputs', shared with compare.sh's timing loops.
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
-                                           maxDuration: .seconds(3), maxIterations: 100_000)
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal, .peakMemoryResident],
+        maxDuration: .seconds(3), maxIterations: 100_000)
 
     // CBOR decode of every committed payload, in the mode App Attest uses
     // (ctap2: the attestation object) and in wellFormed (the integer arrays;
@@ -16,8 +17,10 @@ let benchmarks: @Sendable () -> Void = {
         let bytes = Locations.payload(name)
         let mode: CBORMode = name == "attestation.cbor" ? .ctap2 : .wellFormed
         let big = bytes.count > 500_000
-        Benchmark("CBOR decode \(name) (\(mode.rawValue), \(bytes.count) bytes)",
-                  configuration: .init(maxDuration: .seconds(big ? 5 : 3), maxIterations: big ? 200 : 100_000)) { benchmark in
+        Benchmark(
+            "CBOR decode \(name) (\(mode.rawValue), \(bytes.count) bytes)",
+            configuration: .init(maxDuration: .seconds(big ? 5 : 3), maxIterations: big ? 200 : 100_000)
+        ) { benchmark in
             for _ in benchmark.scaledIterations { blackHole(try? CBORDecoder(mode: mode).decode(bytes)) }
         }
     }
@@ -48,15 +51,19 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("Runner: every committed vector, in process",
-              configuration: .init(metrics: [.wallClock, .peakMemoryResident], maxDuration: .seconds(10), maxIterations: 20)) { benchmark in
+    Benchmark(
+        "Runner: every committed vector, in process",
+        configuration: .init(metrics: [.wallClock, .peakMemoryResident], maxDuration: .seconds(10), maxIterations: 20)
+    ) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(await RunnerWorkload.inProcess()) }
     }
 
     // Through the protocol: set TRUSTSUITE_ADAPTER to e.g. "$(pwd)/.build/release/trustsuite adapter".
     if let command = ProcessInfo.processInfo.environment["TRUSTSUITE_ADAPTER"] {
-        Benchmark("Runner: every committed vector through `trustsuite adapter`",
-                  configuration: .init(metrics: [.wallClock], maxDuration: .seconds(10), maxIterations: 20)) { benchmark in
+        Benchmark(
+            "Runner: every committed vector through `trustsuite adapter`",
+            configuration: .init(metrics: [.wallClock], maxDuration: .seconds(10), maxIterations: 20)
+        ) { benchmark in
             for _ in benchmark.scaledIterations { blackHole(await RunnerWorkload.throughAdapter(command)) }
         }
     }

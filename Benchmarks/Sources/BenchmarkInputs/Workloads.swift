@@ -26,11 +26,13 @@ public struct SignatureCheck: Sendable {
         switch key {
         case .p256(let key):
             guard let signature = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
-            return sha384 ? key.isValidSignature(signature, for: SHA384.hash(data: message))
+            return sha384
+                ? key.isValidSignature(signature, for: SHA384.hash(data: message))
                 : key.isValidSignature(signature, for: SHA256.hash(data: message))
         case .p384(let key):
             guard let signature = try? P384.Signing.ECDSASignature(derRepresentation: signature) else { return false }
-            return sha384 ? key.isValidSignature(signature, for: SHA384.hash(data: message))
+            return sha384
+                ? key.isValidSignature(signature, for: SHA384.hash(data: message))
                 : key.isValidSignature(signature, for: SHA256.hash(data: message))
         }
     }
@@ -44,13 +46,16 @@ public struct SignatureCheck: Sendable {
     /// The check of `der`'s own signature by `issuer`'s key over its tbsCertificate.
     static func certificate(_ der: [UInt8], issuer: Certificate, label: String) -> SignatureCheck? {
         guard let certificate = try? Certificate(derEncoded: der), let key = key(issuer),
-              let node = try? DER.parse(der), case .constructed(let children) = node.content else { return nil }
+            let node = try? DER.parse(der), case .constructed(let children) = node.content
+        else { return nil }
         var parts = children.makeIterator()
         guard let tbs = parts.next(), parts.next() != nil, let bits = parts.next(),
-              let signature = try? ASN1BitString(derEncoded: bits) else { return nil }
+            let signature = try? ASN1BitString(derEncoded: bits)
+        else { return nil }
         let sha384 = certificate.signatureAlgorithm == .ecdsaWithSHA384
-        return SignatureCheck(key: key, signature: Array(signature.bytes), message: Array(tbs.encodedBytes),
-                              sha384: sha384, label: label)
+        return SignatureCheck(
+            key: key, signature: Array(signature.bytes), message: Array(tbs.encodedBytes),
+            sha384: sha384, label: label)
     }
 }
 
@@ -66,15 +71,17 @@ public struct AssertionWorkload: Sendable {
 
     public init?() {
         guard let vector = Locations.vector("assertion.json", "assertion-baseline::first"),
-              let key = ES256.publicKey(vector.bytes("publicKey")),
-              let parsed = try? Assertion(bytes: vector.bytes("assertion")) else { return nil }
+            let key = ES256.publicKey(vector.bytes("publicKey")),
+            let parsed = try? Assertion(bytes: vector.bytes("assertion"))
+        else { return nil }
         assertion = vector.bytes("assertion")
         clientData = vector.bytes("clientData")
         verifier = AssertionVerifier(appId: vector.input["appId"]?.stringValue ?? "")
         publicKey = key
         let nonce = Array(SHA256.hash(data: parsed.authenticatorData.bytes + Array(SHA256.hash(data: clientData))))
-        raw = SignatureCheck(key: .p256(key), signature: parsed.signature, message: nonce, sha384: false,
-                             label: "ES256 over the nonce")
+        raw = SignatureCheck(
+            key: .p256(key), signature: parsed.signature, message: nonce, sha384: false,
+            label: "ES256 over the nonce")
     }
 
     /// Full verification (parse, hashes, ECDSA, checks); true when it verifies.
@@ -97,14 +104,16 @@ public struct AttestationWorkload: Sendable {
 
     public init?() {
         guard let vector = Locations.vector("attestation.json", "attestation-baseline::production"),
-              let anchors = Self.anchors(vector.input["trustAnchorsPem"]),
-              let receiptAnchors = Self.anchors(vector.input["receiptTrustAnchorsPem"]),
-              let environment = AppAttestEnvironment(rawValue: vector.input["environment"]?.stringValue ?? ""),
-              let time = vector.input["validationTime"]?.stringValue.flatMap(RFC3339.parse),
-              let verifier = try? AttestationVerifier(appId: vector.input["appId"]?.stringValue ?? "", environment: environment,
-                                                      trustAnchors: anchors, receiptAnchors: receiptAnchors),
-              let parsed = try? AttestationObject(bytes: vector.bytes("attestationObject")),
-              let receipt = try? Receipt(bytes: parsed.receipt) else { return nil }
+            let anchors = Self.anchors(vector.input["trustAnchorsPem"]),
+            let receiptAnchors = Self.anchors(vector.input["receiptTrustAnchorsPem"]),
+            let environment = AppAttestEnvironment(rawValue: vector.input["environment"]?.stringValue ?? ""),
+            let time = vector.input["validationTime"]?.stringValue.flatMap(RFC3339.parse),
+            let verifier = try? AttestationVerifier(
+                appId: vector.input["appId"]?.stringValue ?? "", environment: environment,
+                trustAnchors: anchors, receiptAnchors: receiptAnchors),
+            let parsed = try? AttestationObject(bytes: vector.bytes("attestationObject")),
+            let receipt = try? Receipt(bytes: parsed.receipt)
+        else { return nil }
         object = vector.bytes("attestationObject")
         keyId = vector.bytes("keyId")
         clientDataHash = vector.bytes("clientDataHash")
@@ -113,18 +122,24 @@ public struct AttestationWorkload: Sendable {
         var checks = Self.chain(parsed.certificates, anchors: anchors, label: "x5c")
         let receiptChain = Self.chain(Self.signerFirst(receipt.certificates), anchors: receiptAnchors, label: "receipt")
         if let signerDER = Self.signerFirst(receipt.certificates).first, let signer = try? Certificate(derEncoded: signerDER),
-           let key = SignatureCheck.key(signer) {
-            checks.append(SignatureCheck(key: key, signature: receipt.signature,
-                                         message: receipt.signedAttributes ?? receipt.payload, sha384: false,
-                                         label: "receipt CMS signature"))
+            let key = SignatureCheck.key(signer)
+        {
+            checks.append(
+                SignatureCheck(
+                    key: key, signature: receipt.signature,
+                    message: receipt.signedAttributes ?? receipt.payload, sha384: false,
+                    label: "receipt CMS signature"))
         }
         rawChecks = checks + receiptChain
     }
 
     /// Full verification, receipt included; true when it verifies with the receipt verified.
     public func verify() async -> Bool {
-        guard let verified = try? await verifier.verify(attestationObject: object, keyId: keyId,
-                                                        clientDataHash: clientDataHash, at: time) else { return false }
+        guard
+            let verified = try? await verifier.verify(
+                attestationObject: object, keyId: keyId,
+                clientDataHash: clientDataHash, at: time)
+        else { return false }
         if case .verified = verified.receiptStatus { return true }
         return false
     }
@@ -139,12 +154,15 @@ public struct AttestationWorkload: Sendable {
     /// Certificates ordered from the one that issues none of the others upwards.
     static func signerFirst(_ ders: [[UInt8]]) -> [[UInt8]] {
         let parsed = ders.compactMap { der in (try? Certificate(derEncoded: der)).map { (der, $0) } }
-        guard var current = parsed.first(where: { candidate in
-            !parsed.contains { $0.1 != candidate.1 && $0.1.issuer == candidate.1.subject }
-        }) else { return ders }
+        guard
+            var current = parsed.first(where: { candidate in
+                !parsed.contains { $0.1 != candidate.1 && $0.1.issuer == candidate.1.subject }
+            })
+        else { return ders }
         var ordered = [current.0]
         while let issuer = parsed.first(where: { $0.1.subject == current.1.issuer && $0.1 != current.1 }),
-              !ordered.contains(issuer.0) {
+            !ordered.contains(issuer.0)
+        {
             ordered.append(issuer.0)
             current = issuer
         }
@@ -163,7 +181,8 @@ public struct AttestationWorkload: Sendable {
                 break
             }
             guard index + 1 < ders.count, let issuer = try? Certificate(derEncoded: ders[index + 1]),
-                  let check = SignatureCheck.certificate(der, issuer: issuer, label: "\(label)[\(index)]") else { break }
+                let check = SignatureCheck.certificate(der, issuer: issuer, label: "\(label)[\(index)]")
+            else { break }
             checks.append(check)
         }
         return checks
@@ -178,9 +197,10 @@ public struct ReceiptWorkload: Sendable {
 
     public init?() {
         guard let vector = Locations.vector("receipt.json", "receipt-baseline::attest-ber"),
-              let anchors = AttestationWorkload.anchors(vector.input["trustAnchorsPem"]),
-              let time = vector.input["validationTime"]?.stringValue.flatMap(RFC3339.parse),
-              let verifier = try? ReceiptVerifier(trustAnchors: anchors) else { return nil }
+            let anchors = AttestationWorkload.anchors(vector.input["trustAnchorsPem"]),
+            let time = vector.input["validationTime"]?.stringValue.flatMap(RFC3339.parse),
+            let verifier = try? ReceiptVerifier(trustAnchors: anchors)
+        else { return nil }
         receipt = vector.bytes("receipt")
         self.time = time
         self.verifier = verifier

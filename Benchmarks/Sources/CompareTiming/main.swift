@@ -151,5 +151,7 @@ case "runner":
         print("runner adapter \(RunnerWorkload.vectors.count) \(adapter.seconds) \(adapter.passed)")
     }
 default:
-    print("usage: compare-timing cbor [PAYLOAD…] | peak [PAYLOAD] | signatures | runner [ADAPTER-COMMAND] | assertion-loop N [raw] | attestation-loop N [raw]")
+    print(
+        "usage: compare-timing cbor [PAYLOAD…] | peak [PAYLOAD] | signatures | runner [ADAPTER-COMMAND] | assertion-loop N [raw] | attestation-loop N [raw]"
+    )
 }

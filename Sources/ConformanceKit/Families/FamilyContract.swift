@@ -95,7 +95,8 @@ enum Trace {
         guard let output else { return "steps carry \"expect\" but the vector has no output.steps" }
         guard output.count == steps.count else { return "output.steps has \(output.count) entries for \(steps.count) steps" }
         for (index, (step, answer)) in zip(steps, output).enumerated() where step.expect != answer {
-            return "steps[\(index)].expect \(step.expect.map { text($0) } ?? "(absent)") differs from output.steps[\(index)] \(text(answer))"
+            return
+                "steps[\(index)].expect \(step.expect.map { text($0) } ?? "(absent)") differs from output.steps[\(index)] \(text(answer))"
         }
         return nil
     }

@@ -52,10 +52,12 @@ public enum LaunchPolicyFields {
         }
         let setsHashes = input.allowedCodeDirectoryHashes != nil
         if setsHashes != flags.contains(codeDirectoryHashFlag) {
-            return setsHashes ? "\(allowedCodeDirectoryHashes) without the flag \(codeDirectoryHashFlag)"
+            return setsHashes
+                ? "\(allowedCodeDirectoryHashes) without the flag \(codeDirectoryHashFlag)"
                 : "flag \(codeDirectoryHashFlag) without \(allowedCodeDirectoryHashes)"
         }
-        for (index, entry) in (input.allowedCodeDirectoryHashes ?? []).enumerated() where !codeDirectoryHashLengths.contains(entry.bytes.count) {
+        for (index, entry) in (input.allowedCodeDirectoryHashes ?? []).enumerated()
+        where !codeDirectoryHashLengths.contains(entry.bytes.count) {
             return "\(allowedCodeDirectoryHashes)[\(index)] has \(entry.bytes.count) bytes, not 32 or 20"
         }
         return nil

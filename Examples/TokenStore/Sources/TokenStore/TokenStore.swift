@@ -44,8 +44,11 @@ public final class TokenStore {
     /// synchronizable attribute as Any, so no copy is left behind).
     public func save(_ token: Data, account: String) throws {
         var error: Unmanaged<CFError>?
-        guard let access = SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
-                                                           .biometryCurrentSet, &error) else {
+        guard
+            let access = SecAccessControlCreateWithFlags(
+                kCFAllocatorDefault, kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+                .biometryCurrentSet, &error)
+        else {
             throw error.map { $0.takeRetainedValue() as any Error } ?? Failure.status(errSecParam)
         }
         var delete = query(account: account)
@@ -100,8 +103,11 @@ public struct DeviceKey {
     /// Creates a permanent key under `tag`.
     public static func create(tag: String) throws -> DeviceKey {
         var error: Unmanaged<CFError>?
-        guard let access = SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
-                                                           [.privateKeyUsage, .biometryAny], &error) else {
+        guard
+            let access = SecAccessControlCreateWithFlags(
+                kCFAllocatorDefault, kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+                [.privateKeyUsage, .biometryAny], &error)
+        else {
             throw error.map { $0.takeRetainedValue() as any Error } ?? TokenStore.Failure.status(errSecParam)
         }
         let attributes: [String: Any] = [
@@ -146,7 +152,8 @@ public struct DeviceKey {
     public func publicKey() throws -> Data {
         var error: Unmanaged<CFError>?
         guard let publicKey = SecKeyCopyPublicKey(privateKey),
-              let bytes = SecKeyCopyExternalRepresentation(publicKey, &error) else {
+            let bytes = SecKeyCopyExternalRepresentation(publicKey, &error)
+        else {
             throw error.map { $0.takeRetainedValue() as any Error } ?? TokenStore.Failure.status(errSecParam)
         }
         return bytes as Data
