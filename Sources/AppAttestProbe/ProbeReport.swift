@@ -94,7 +94,7 @@ public struct ProbeReport: Sendable {
                     "kind": .string(exchange.request.kind.rawValue), "method": .string(exchange.request.method),
                     "path": .string(exchange.request.path),
                 ]
-                if let body = exchange.request.body { entry["body"] = .string(body) }
+                if let body = exchange.request.body { entry["body"] = .string(BoundedText.cut(body)) }
                 switch exchange.response {
                 case .answered(let status, let body):
                     entry["status"] = .int(Int64(status))

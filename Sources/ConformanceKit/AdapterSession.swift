@@ -265,9 +265,11 @@ package enum AdapterReply: Sendable, Equatable {
             return .badVerdict
         }
         return .answer(
+            // What a reply may put in a report is bounded (issue 44): the
+            // error text and code are cut at BoundedText.reportLimit, marked.
             SubjectAnswer(
-                verdict, error: reply["error"]?.stringValue, code: reply["code"]?.stringValue,
-                output: reply["output"]))
+                verdict, error: reply["error"]?.stringValue.map { BoundedText.cut($0) },
+                code: reply["code"]?.stringValue.map { BoundedText.cut($0, limit: 256) }, output: reply["output"]))
     }
 }
 

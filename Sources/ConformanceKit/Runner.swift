@@ -1,4 +1,5 @@
 import Foundation
+import TrustSuiteSupport
 
 /// Progress of a run, reported after each vector.
 public struct RunProgress: Sendable {
@@ -92,7 +93,7 @@ public struct Runner: Sendable {
                 vector, answer: answer, gradesErrorCodes: subject.gradesErrorCodes,
                 gradesOutputs: subject.gradesOutputs, gradesReasons: subject.gradesReasons)
             var result = CaseResult(
-                vector: vector, grade: grade, answer: answer, message: message,
+                vector: vector, grade: grade, answer: Self.bounded(answer), message: message,
                 seconds: Self.seconds(clock.now - start), stderr: answer.stderr)
             result.receivedCode = CaseResult.code(of: answer, errorIsCode: subject.gradesErrorCodes)
             return result
@@ -101,6 +102,21 @@ public struct Runner: Sendable {
                 vector: vector, grade: .error, answer: nil, message: "\(error)",
                 seconds: Self.seconds(clock.now - start), stderr: (error as? AdapterError)?.stderr)
         }
+    }
+
+    /// The most an answer's output keeps once graded (64 KiB of JSON): a run
+    /// holds every case's answer for its reports, so an adapter answering
+    /// megabytes per case cannot grow the run's memory or its reports (issue 44).
+    public static let maxKeptOutputBytes = 64 * 1024
+
+    /// `answer` with an output past ``maxKeptOutputBytes`` replaced by a marked cut.
+    package static func bounded(_ answer: SubjectAnswer) -> SubjectAnswer {
+        guard let output = answer.output else { return answer }
+        let size = output.jsonText.utf8.count
+        guard size > maxKeptOutputBytes else { return answer }
+        var kept = answer
+        kept.output = .string("[output of \(size) bytes cut; graded before the cut]")
+        return kept
     }
 
     public static func seconds(_ duration: Duration) -> Double {
