@@ -165,12 +165,14 @@ extension KeychainEngine {
         index[item.indexKey, default: []].insert(id)
     }
 
-    mutating func remove(_ id: Int) {
+    /// Takes an item out of the tables, with its key material unless
+    /// `keepingKey` (an update takes an item out and puts it back).
+    mutating func remove(_ id: Int, keepingKey: Bool = false) {
         guard let item = items.removeValue(forKey: id) else { return }
         if primaryKeys[item.primaryKey] == id { primaryKeys[item.primaryKey] = nil }
         index[item.indexKey]?.remove(id)
         if index[item.indexKey]?.isEmpty == true { index[item.indexKey] = nil }
-        if let key = item.key { keys[key] = nil }
+        if !keepingKey, let key = item.key { keys[key] = nil }
     }
 
     func describeKey(_ item: StoredSecItem) -> String {
@@ -552,21 +554,12 @@ extension KeychainEngine {
         }
         for id in updated.keys.sorted() {
             guard let item = updated[id] else { continue }
-            remove(id: id, keepingKey: true)
+            remove(id, keepingKey: true)
             insert(item, id: id)
         }
         var outcome = SecOutcome(.success, rule: "U1", "updated \(updated.count) item(s): every match, no limit", prompts: prompts)
         outcome.count = updated.count
         return outcome
-    }
-
-    /// Takes an item out of the tables, leaving its key material (an update puts the item back).
-    mutating func remove(id: Int, keepingKey: Bool) {
-        guard keepingKey, let item = items[id] else { return remove(id) }
-        items[id] = nil
-        if primaryKeys[item.primaryKey] == id { primaryKeys[item.primaryKey] = nil }
-        index[item.indexKey]?.remove(id)
-        if index[item.indexKey]?.isEmpty == true { index[item.indexKey] = nil }
     }
 
     // MARK: SecItemDelete
