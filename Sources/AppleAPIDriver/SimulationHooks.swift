@@ -32,13 +32,8 @@ public final class SimulationHooks: AppleAPIHooks {
         if let flag = device["locked"] as? Bool { settings.locked = flag }
         if let flag = device["lockedOut"] as? Bool { settings.lockedOut = flag }
         for name in (device["companions"] as? [String]) ?? [] {
-            if name == "watch-unlock-only" {
-                settings.companions.append(.init(kind: .watch, canAuthenticate: false))
-            } else if let kind = SimulatedDevice.Companion.Kind(rawValue: name) {
-                settings.companions.append(.init(kind: kind))
-            } else {
-                return "unknown companion \(name)"
-            }
+            guard let companion = SimulatedDevice.Companion(name: name) else { return "unknown companion \(name)" }
+            settings.companions.append(companion)
         }
         simulation.device = settings
         return nil

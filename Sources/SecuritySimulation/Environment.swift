@@ -91,10 +91,8 @@ extension Simulation {
             if let value = flag(lockout, environment, problems: &problems) { settings.device.lockedOut = value }
             if let text = environment[companions] {
                 for name in list(text) {
-                    if name == "watch-unlock-only" {
-                        settings.device.companions.append(.init(kind: .watch, canAuthenticate: false))
-                    } else if let kind = SimulatedDevice.Companion.Kind(rawValue: name) {
-                        settings.device.companions.append(.init(kind: kind))
+                    if let companion = SimulatedDevice.Companion(name: name) {
+                        settings.device.companions.append(companion)
                     } else {
                         problems.append("\(companions): \(name) is not watch, mac, vision or watch-unlock-only")
                     }

@@ -204,6 +204,19 @@ public struct SimulatedDevice: Sendable, Hashable {
         /// False for a Watch set up only to unlock the phone: it is not an authentication companion.
         public var canAuthenticate: Bool
 
+        /// A companion by the name settings and vectors use: `watch`, `mac`,
+        /// `vision`, or `watch-unlock-only` (paired and near, but not an
+        /// authentication companion); nil for another name.
+        public init?(name: String) {
+            if name == "watch-unlock-only" {
+                self.init(kind: .watch, canAuthenticate: false)
+            } else if let kind = Kind(rawValue: name) {
+                self.init(kind: kind)
+            } else {
+                return nil
+            }
+        }
+
         public init(kind: Kind, paired: Bool = true, nearby: Bool = true, canAuthenticate: Bool = true) {
             self.kind = kind
             self.paired = paired
