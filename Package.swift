@@ -32,10 +32,14 @@ let package = Package(
         // For Benchmarks/ (a separate package): the vectors' JSON and base64 text.
         .library(name: "TrustSuiteSupport", targets: ["TrustSuiteSupport"]),
         .library(name: "AppAttest", targets: ["AppAttest"]),
+        .library(name: "DeviceCheckModel", targets: ["DeviceCheckModel"]),
         .library(name: "KeychainAccessControl", targets: ["KeychainAccessControl"]),
         .library(name: "KeychainModel", targets: ["KeychainModel"]),
         .library(name: "LocalAuthorization", targets: ["LocalAuthorization"]),
         .library(name: "OpenSSLOracle", targets: ["OpenSSLOracle"]),
+        .library(name: "VectorContract", targets: ["VectorContract"]),
+        .library(name: "ConformanceReports", targets: ["ConformanceReports"]),
+        .library(name: "AdapterHost", targets: ["AdapterHost"]),
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
         // In-process conformance for Swift implementations: the vectors as resources, the suite's grading.
         .library(name: "TrustSuiteTesting", targets: ["TrustSuiteTesting"]),
@@ -78,7 +82,7 @@ let package = Package(
         // Support: JSON values, hex/base64 text, atomic files and locks, bounded
         // reads and writes, the checkout's location. Depends on nothing of ours.
         .target(name: "TrustSuiteSupport"),
-        // Reference modules: no dependency on ConformanceKit.
+        // Reference modules: no dependency on the vector contract or the runner.
         .target(name: "StrictCBOR"),
         .target(name: "KeychainAccessControl"),
         .target(
@@ -89,6 +93,8 @@ let package = Package(
             name: "KeychainModel",
             dependencies: ["KeychainAccessControl", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // The DeviceCheck two-bit model, its JSON bodies and its test token.
+        .target(name: "DeviceCheckModel", dependencies: ["TrustSuiteSupport"]),
         .target(
             name: "AppAttest",
             dependencies: [
@@ -115,7 +121,7 @@ let package = Package(
         .target(
             name: "AppAttestGenerator",
             dependencies: [
-                "AppAttest", "StrictCBOR", "ConformanceKit", "TestPKI", "TrustSuiteSupport",
+                "AppAttest", "StrictCBOR", "VectorContract", "TestPKI", "TrustSuiteSupport",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -126,7 +132,7 @@ let package = Package(
         .target(
             name: "AppAttestDevice",
             dependencies: [
-                "AppAttest", "TestPKI", "TrustSuiteSupport",
+                "AppAttest", "TestPKI", "DeviceCheckModel", "TrustSuiteSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -136,7 +142,7 @@ let package = Package(
         .target(
             name: "DeviceCheckService",
             dependencies: [
-                "AppAttest", "TrustSuiteSupport",
+                "DeviceCheckModel", "TrustSuiteSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -153,7 +159,7 @@ let package = Package(
         .target(
             name: "AppAttestProbe",
             dependencies: [
-                "AppAttest", "AppAttestDevice", "AppAttestGenerator", "ConformanceKit", "TrustSuiteSupport",
+                "AppAttest", "AppAttestDevice", "VectorContract", "ConformanceReports", "TrustSuiteSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -182,14 +188,24 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "OpenSSLOracle", dependencies: ["COpenSSL"]),
-        // Vector model, runner and reports: imports no reference module.
         // prctl(PR_SET_CHILD_SUBREAPER) for the adapter runner (prctl is variadic: not importable).
         .target(name: "CProcessControl"),
+        // The vector contract: the model, the typed families, the notes, the
+        // loader, the Subject protocol and what an adapter's hello declares.
+        .target(
+            name: "VectorContract",
+            dependencies: ["TrustSuiteSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        // Findings and reports: one neutral finding model; JUnit, SARIF and
+        // Markdown tables written once, terminal and Markdown text escaping.
+        .target(name: "ConformanceReports", dependencies: ["TrustSuiteSupport"]),
+        // The adapter host: processes, deadlines, restarts, error maps, adapter lists.
+        .target(
+            name: "AdapterHost",
+            dependencies: ["VectorContract", "CProcessControl", "TrustSuiteSupport"]),
+        // The runner and grader: runs, grades, severities, matrices, baselines and their reports.
         .target(
             name: "ConformanceKit",
-            dependencies: [
-                "CProcessControl", "TrustSuiteSupport", .product(name: "Crypto", package: "swift-crypto"),
-            ]),
+            dependencies: ["VectorContract", "ConformanceReports", "TrustSuiteSupport"]),
         // The vector files as SwiftPM resources (Bundle.module), and the library that grades with them.
         .target(
             name: "TrustSuiteVectors", path: "Fixtures",
@@ -198,12 +214,14 @@ let package = Package(
                 .copy("apple-api"), .copy("real"), .copy("LICENSE"),
             ]
         ),
-        .target(name: "TrustSuiteTesting", dependencies: ["ConformanceKit", "TrustSuiteSupport", "TrustSuiteVectors"]),
-        // Adapts each reference module to ConformanceKit's Subject protocol.
+        .target(
+            name: "TrustSuiteTesting", dependencies: ["ConformanceKit", "VectorContract", "TrustSuiteSupport", "TrustSuiteVectors"]),
+        // Adapts each reference module to the contract's Subject protocol.
         .target(
             name: "ReferenceSubjects",
             dependencies: [
-                "ConformanceKit", "TrustSuiteSupport", "StrictCBOR", "AppAttest", "KeychainAccessControl", "KeychainModel",
+                "VectorContract", "DeviceCheckModel", "TrustSuiteSupport", "StrictCBOR", "AppAttest", "KeychainAccessControl",
+                "KeychainModel",
                 "LocalAuthorization",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -212,8 +230,9 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "StrictCBOR", "AppAttest", "AppAttestGenerator", "TestPKI", "ReferenceSubjects", "ConformanceKit",
-                "TrustSuiteSupport", "OpenSSLOracle", "KeychainAccessControl", "KeychainModel", "LocalAuthorization",
+                "StrictCBOR", "AppAttest", "AppAttestGenerator", "TestPKI", "ReferenceSubjects", "ConformanceKit", "VectorContract",
+                "AdapterHost", "DeviceCheckModel", "TrustSuiteSupport", "OpenSSLOracle", "KeychainAccessControl", "KeychainModel",
+                "LocalAuthorization",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -222,8 +241,8 @@ let package = Package(
         .executableTarget(
             name: "trustsuite",
             dependencies: [
-                "ReferenceSubjects", "ConformanceKit", "TrustSuiteSupport", "StrictCBOR", "AppAttest", "AppAttestGenerator",
-                "KeychainAccessControl", "AppAttestDevice", "DeviceCheckService",
+                "ReferenceSubjects", "ConformanceKit", "VectorContract", "ConformanceReports", "AdapterHost", "TrustSuiteSupport",
+                "StrictCBOR", "AppAttest", "AppAttestGenerator", "KeychainAccessControl", "AppAttestDevice", "DeviceCheckService",
                 "AppAttestProbe", "AppAttestExampleServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -234,7 +253,7 @@ let package = Package(
         // The simulation control over KeychainModel's engine (docs/apple-api.md).
         .target(name: "SecuritySimulation", dependencies: ["KeychainModel", "KeychainAccessControl", "LocalAuthorization"]),
         .target(
-            name: "TestSupport", dependencies: ["ConformanceKit", "TrustSuiteSupport", "AppAttest", "StrictCBOR"],
+            name: "TestSupport", dependencies: ["ConformanceKit", "VectorContract", "TrustSuiteSupport", "AppAttest", "StrictCBOR"],
             path: "Tests/TestSupport"),
         // Test-only: StrictCBOR frozen before issue 30's speed work, the
         // oracle of FrozenDecoderDifferentialTests (see its README).
@@ -242,11 +261,15 @@ let package = Package(
         .testTarget(
             name: "StrictCBORTests",
             dependencies: [
-                "StrictCBOR", "StrictCBORFrozen", "TestSupport", "ConformanceKit", "TrustSuiteSupport",
+                "StrictCBOR", "StrictCBORFrozen", "TestSupport", "ConformanceKit", "VectorContract", "TrustSuiteSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "ConformanceKitTests", dependencies: ["ConformanceKit", "TrustSuiteSupport", "TestSupport"]),
+        .testTarget(
+            name: "ConformanceKitTests",
+            dependencies: [
+                "ConformanceKit", "VectorContract", "ConformanceReports", "AdapterHost", "TrustSuiteSupport", "TestSupport",
+            ]),
         .testTarget(
             name: "LocalAuthorizationTests",
             dependencies: [
@@ -266,6 +289,7 @@ let package = Package(
             name: "AppAttestTests",
             dependencies: [
                 "AppAttest", "AppAttestGenerator", "TestPKI", "OpenSSLOracle", "TestSupport", "StrictCBOR", "ConformanceKit",
+                "VectorContract",
                 "TrustSuiteSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Yams", package: "Yams"),
@@ -277,13 +301,17 @@ let package = Package(
         .testTarget(
             name: "ReferenceSubjectsTests",
             dependencies: [
-                "ReferenceSubjects", "ConformanceKit", "TrustSuiteSupport", "TestSupport", "AppAttest", "StrictCBOR",
+                "ReferenceSubjects", "ConformanceKit", "VectorContract", "AdapterHost", "DeviceCheckModel", "TrustSuiteSupport",
+                "TestSupport", "AppAttest",
+                "StrictCBOR",
                 "KeychainAccessControl", "KeychainModel", "LocalAuthorization",
             ]),
         .testTarget(
             name: "FuzzTargetsTests",
             dependencies: [
-                "FuzzTargets", "TestSupport", "AppAttest", "AppAttestGenerator", "TestPKI", "ConformanceKit", "TrustSuiteSupport",
+                "FuzzTargets", "TestSupport", "AppAttest", "AppAttestGenerator", "TestPKI", "ConformanceKit", "VectorContract",
+                "AdapterHost",
+                "TrustSuiteSupport",
                 "OpenSSLOracle",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -291,7 +319,8 @@ let package = Package(
         .testTarget(
             name: "TestDoublesTests",
             dependencies: [
-                "AppAttestDevice", "AppAttest", "DeviceCheckService", "ConformanceKit", "TrustSuiteSupport", "TestSupport", "TestPKI",
+                "AppAttestDevice", "AppAttest", "DeviceCheckService", "ConformanceKit", "VectorContract", "DeviceCheckModel",
+                "TrustSuiteSupport", "TestSupport", "TestPKI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ]
@@ -300,7 +329,7 @@ let package = Package(
             name: "AppAttestProbeTests",
             dependencies: [
                 "AppAttestProbe", "AppAttestExampleServer", "AppAttestDevice", "AppAttest", "TestSupport", "TrustSuiteSupport",
-                "ConformanceKit",
+                "ConformanceKit", "VectorContract",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -311,7 +340,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "trustsuite", "TestSupport", "ConformanceKit", "TrustSuiteSupport", "ReferenceSubjects",
+                "trustsuite", "TestSupport", "ConformanceKit", "VectorContract", "AdapterHost", "TrustSuiteSupport", "ReferenceSubjects",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]),

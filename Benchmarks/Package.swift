@@ -26,6 +26,7 @@ let package = Package(
                 .product(name: "AppAttest", package: "TrustSuite"),
                 .product(name: "StrictCBOR", package: "TrustSuite"),
                 .product(name: "ConformanceKit", package: "TrustSuite"),
+                .product(name: "VectorContract", package: "TrustSuite"),
                 .product(name: "ReferenceSubjects", package: "TrustSuite"),
                 .product(name: "TrustSuiteSupport", package: "TrustSuite"),
                 .product(name: "Crypto", package: "swift-crypto"),

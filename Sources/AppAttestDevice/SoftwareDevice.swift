@@ -1,3 +1,4 @@
+import DeviceCheckModel
 import AppAttest
 import Crypto
 import Foundation

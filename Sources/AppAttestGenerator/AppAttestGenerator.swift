@@ -1,6 +1,6 @@
 import StrictCBOR
 import AppAttest
-import ConformanceKit
+import VectorContract
 import TrustSuiteSupport
 import Foundation
 import TestPKI

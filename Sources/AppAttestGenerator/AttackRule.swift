@@ -1,5 +1,5 @@
 import AppAttest
-import ConformanceKit
+import VectorContract
 
 /// The `attack` of an App Attest vector (docs/vectors.md, "App Attest
 /// vectors any verifier can run (round 3)", Severity), decided from where

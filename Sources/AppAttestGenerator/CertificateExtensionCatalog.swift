@@ -1,3 +1,4 @@
+import VectorContract
 import AppAttest
 import SwiftASN1
 import X509
@@ -5,7 +6,7 @@ import TestPKI
 
 extension AppAttestVectors {
     /// The flag of the vector that isolates Apple's Extended Key Usage.
-    static let extendedKeyUsageFlag = "LeafExtendedKeyUsage"
+    static let extendedKeyUsageFlag = FlagNotes.extendedKeyUsage
 
     /// Replaces the extension `oid` of Apple's list with `replacement` (nil: removes it), in place.
     static func replacing(_ oid: ASN1ObjectIdentifier, with replacement: Certificate.Extension?)

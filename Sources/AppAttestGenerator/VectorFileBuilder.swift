@@ -1,5 +1,5 @@
 import AppAttest
-import ConformanceKit
+import VectorContract
 import Foundation
 import TrustSuiteSupport
 
@@ -47,7 +47,7 @@ struct VectorFileBuilder {
     }
 
     /// The flag of the anchors-removed copies.
-    static let anchorsRemoved = "AnchorsRemoved"
+    static let anchorsRemoved = FlagNotes.anchorsRemoved
 
     /// A group holding a copy of every test so far that is not invalid and
     /// names its anchors, without them (Apple's roots apply), refused with

@@ -1,6 +1,6 @@
 import AppAttest
 import AppAttestDevice
-import ConformanceKit
+import VectorContract
 import Foundation
 import TrustSuiteSupport
 

@@ -1,4 +1,4 @@
-import ConformanceKit
+import VectorContract
 import Foundation
 
 /// What a correct server answers to a check's judged requests.

@@ -1,5 +1,4 @@
-import AppAttestGenerator
-import ConformanceKit
+import VectorContract
 import TrustSuiteSupport
 
 /// The bug class behind each check: the vectors' notes where a flag names
@@ -76,11 +75,5 @@ enum ProbeNotes {
     }
 
     /// A note object of FlagNotes' form as a ``VectorNote``.
-    static func note(_ value: JSONValue) -> VectorNote {
-        guard let object = value.objectValue else { return VectorNote(bugType: nil, description: value.stringValue ?? "") }
-        return VectorNote(
-            bugType: object["bugType"]?.stringValue, description: object["description"]?.stringValue ?? "",
-            effect: object["effect"]?.stringValue,
-            links: object["links"]?.arrayValue?.compactMap(\.stringValue) ?? [])
-    }
+    static func note(_ value: JSONValue) -> VectorNote { VectorNote(value) }
 }

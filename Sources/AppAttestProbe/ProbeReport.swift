@@ -1,4 +1,5 @@
-import ConformanceKit
+import ConformanceReports
+import VectorContract
 import Foundation
 import TrustSuiteSupport
 
@@ -123,11 +124,11 @@ public struct ProbeReport: Sendable {
             "<testsuites name=\"trustsuite-probe\" tests=\"\(results.count)\" failures=\"\(count(.acceptedInvalid) + count(.refusedValid))\" "
             + "errors=\"\(count(.error))\" time=\"\(seconds)\">\n"
         xml +=
-            "  <testsuite name=\"\(Reports.escape(target))\" tests=\"\(results.count)\" "
+            "  <testsuite name=\"\(XMLText.attribute(target))\" tests=\"\(results.count)\" "
             + "failures=\"\(count(.acceptedInvalid) + count(.refusedValid))\" errors=\"\(count(.error))\">\n"
         for result in results {
             xml +=
-                "    <testcase classname=\"\(Reports.escape(result.check.group))\" name=\"\(Reports.escape(result.check.id))\" "
+                "    <testcase classname=\"\(XMLText.attribute(result.check.group))\" name=\"\(XMLText.attribute(result.check.id))\" "
                 + "time=\"\(result.seconds)\""
             switch result.grade {
             case .pass:
@@ -135,10 +136,10 @@ public struct ProbeReport: Sendable {
                 continue
             case .acceptedInvalid, .refusedValid:
                 xml +=
-                    ">\n      <failure type=\"\(result.grade.rawValue)\" message=\"\(Reports.escape(result.message))\">"
-                    + Reports.escapeText(result.check.note.helpText) + "</failure>\n"
+                    ">\n      <failure type=\"\(result.grade.rawValue)\" message=\"\(XMLText.attribute(result.message))\">"
+                    + XMLText.text(result.check.note.helpText) + "</failure>\n"
             case .error:
-                xml += ">\n      <error message=\"\(Reports.escape(result.message))\"/>\n"
+                xml += ">\n      <error message=\"\(XMLText.attribute(result.message))\"/>\n"
             }
             xml += "    </testcase>\n"
         }
@@ -207,6 +208,6 @@ public struct ProbeReport: Sendable {
             "automationDetails": .object(["id": .string("trustsuite-probe/\(target)/")]),
             "results": .array(out),
         ])
-        return JSONValue.object(["$schema": .string(SARIF.schemaURI), "version": .string("2.1.0"), "runs": .array([run])]).jsonText
+        return JSONValue.object(["$schema": .string(SARIFLog.schemaURI), "version": .string("2.1.0"), "runs": .array([run])]).jsonText
     }
 }

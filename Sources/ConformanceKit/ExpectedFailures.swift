@@ -1,5 +1,7 @@
-import TrustSuiteSupport
+import ConformanceReports
 import Foundation
+import TrustSuiteSupport
+import VectorContract
 
 /// A third party's list of known failures (`trustsuite run --expected FILE`,
 /// docs/vectors.md, Amendments (round 3)): `{"vector id or glob": "reason"}`.

@@ -1,4 +1,6 @@
+import ConformanceReports
 import TrustSuiteSupport
+import VectorContract
 
 /// How one vector went.
 public enum Grade: String, Sendable, Hashable, Codable, CaseIterable {

@@ -1,5 +1,7 @@
+import ConformanceReports
 import Foundation
 import TrustSuiteSupport
+import VectorContract
 
 /// The results of several implementations on the same vectors, side by side
 /// (as x509-limbo presents its harnesses): one row per vector, one column per
@@ -135,39 +137,36 @@ public struct Matrix: Sendable {
             "\(rows.filter(\.disagreement).count) of \(rows.count) vectors where implementations disagree; rows by worst "
                 + "severity (critical, high, medium, low, wrong reason), disagreements first within each.", "",
         ]
-        // Names come from the adapter list or the adapters' hellos: shown as code (`MarkdownText`).
-        lines.append("| vector | family | expected | " + columns.map { MarkdownText.cell($0.name) }.joined(separator: " | ") + " |")
-        lines.append("|---|---|---|" + columns.map { _ in "---|" }.joined())
-        for row in rows {
-            let expected = row.vector.result.rawValue + (row.vector.error.map { " (\($0))" } ?? "")
-            let cells = row.outcomes.map { $0 == .acceptedInvalid || $0 == .critical ? "**\($0.label)**" : $0.label }
-            lines.append(
-                "| \(escapeCell(row.vector.id)) | \(row.vector.family.rawValue) | \(escapeCell(expected)) | "
-                    + cells.joined(separator: " | ") + " |")
-        }
+        // Names come from the adapter list or the adapters' hellos: quoted (`MarkdownText`).
+        let table = MarkdownTable(
+            columns: [(.text("vector"), "---"), (.text("family"), "---"), (.text("expected"), "---")]
+                + columns.map { (.quoted($0.name), "---") },
+            rows: rows.map { row in
+                let expected = row.vector.result.rawValue + (row.vector.error.map { " (\($0))" } ?? "")
+                return [.text(row.vector.id), .text(row.vector.family.rawValue), .text(expected)]
+                    + row.outcomes.map { .text($0 == .acceptedInvalid || $0 == .critical ? "**\($0.label)**" : $0.label) }
+            })
+        lines += table.lines
         lines += [""] + casesMarkdown()
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// The summary table per implementation and family (README shows it).
     public func summaryMarkdown() -> [String] {
-        var lines = [
-            "## Summary", "",
-            "| implementation | family | vectors | " + Outcome.allCases.map(\.label).map { $0.lowercased() }.joined(separator: " | ")
-                + " |",
-            "|---|---|---:|" + Outcome.allCases.map { _ in "---:|" }.joined(),
-        ]
+        var rows: [[MarkdownTable.Cell]] = []
         for (index, column) in columns.enumerated() {
             for (label, counts) in summary(column: index) {
                 let total = counts.values.reduce(0, +)
-                let cells = Outcome.allCases.map { String(counts[$0] ?? 0) }
-                lines.append("| \(MarkdownText.cell(column.name)) | \(label) | \(total) | " + cells.joined(separator: " | ") + " |")
+                rows.append(
+                    [.quoted(column.name), .text(label), .text(String(total))] + Outcome.allCases.map { .text(String(counts[$0] ?? 0)) })
             }
         }
-        return lines
+        let table = MarkdownTable(
+            columns: [(.text("implementation"), "---"), (.text("family"), "---"), (.text("vectors"), "---:")]
+                + Outcome.allCases.map { (.text($0.label.lowercased()), "---:") },
+            rows: rows)
+        return ["## Summary", ""] + table.lines
     }
-
-    private func escapeCell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
 
     // MARK: JSON
 

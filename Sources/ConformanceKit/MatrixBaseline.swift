@@ -1,5 +1,7 @@
-import TrustSuiteSupport
+import ConformanceReports
 import Foundation
+import TrustSuiteSupport
+import VectorContract
 
 /// A matrix compared with an earlier one (`trustsuite matrix --baseline
 /// OLD.json`, docs/vectors.md, Amendments (round 3)): new disagreements,

@@ -1,5 +1,7 @@
+import ConformanceReports
 import Foundation
 import TrustSuiteSupport
+import VectorContract
 
 /// The parts of the matrix added by docs/vectors.md, Amendments (round 3):
 /// the capabilities each implementation declared, as columns, and every
@@ -77,7 +79,7 @@ extension Matrix {
     }
 
     func capabilitiesHTML() -> String {
-        let e = Reports.escape
+        let e = XMLText.attribute
         var page =
             "<h2>Capabilities</h2>\n<p>Declared in each adapter's hello; — none declared, every vector of its families is sent.</p>\n"
         page +=
@@ -93,7 +95,7 @@ extension Matrix {
     }
 
     func casesHTML() -> String {
-        let e = Reports.escape
+        let e = XMLText.attribute
         var page = "<h2>Cases not passed</h2>\n"
         for row in findingRows {
             page += "<details><summary>\(e(row.vector.id)) — expected \(e(Self.expectedText(row.vector)))</summary>\n"
@@ -101,7 +103,7 @@ extension Matrix {
             for (column, result) in zip(columns, row.results) where result.grade.isFinding {
                 page += "<li>\(e(column.name)): \(e(Self.answerText(result)))</li>\n"
             }
-            page += "</ul><pre>\(Reports.escapeText(CaseInput.shown(row.vector.input).jsonText))</pre></details>\n"
+            page += "</ul><pre>\(XMLText.text(CaseInput.shown(row.vector.input).jsonText))</pre></details>\n"
         }
         return page
     }

@@ -1,5 +1,7 @@
+import ConformanceReports
 import Foundation
 import TrustSuiteSupport
+import VectorContract
 
 /// The matrix as one self-contained HTML page, for a person deciding which
 /// implementation to trust (issue 28): an overview grid, implementation by
@@ -53,7 +55,7 @@ extension Matrix {
     static func anchor(_ index: Int) -> String { "impl-\(index)" }
 
     public func html(command: String, files: [VectorFile] = []) -> String {
-        let e = Reports.escape
+        let e = XMLText.attribute
         var page = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>TrustSuite results matrix</title>
@@ -103,7 +105,7 @@ extension Matrix {
     /// version; a cell per family or mode it claims, blank where it answered
     /// none of its vectors.
     func gridHTML() -> String {
-        let e = Reports.escape
+        let e = XMLText.attribute
         let labels = gridLabels
         var page =
             "<h2>Overview</h2>\n<p>Each cell: vectors passed of those answered, coloured by the worst outcome "
@@ -138,7 +140,7 @@ extension Matrix {
 
     /// The summary counts per implementation and claimed family or mode, folded away.
     func summaryHTML() -> String {
-        let e = Reports.escape
+        let e = XMLText.attribute
         var page =
             "<details><summary>Counts per implementation and family</summary>\n"
             + "<table><tr><th>implementation</th><th>family</th><th>vectors</th>"
@@ -159,7 +161,7 @@ extension Matrix {
     /// invalid vector first, each with its flag's note and every vector's
     /// input, as a report upstream would need it.
     func implementationsHTML(files: [VectorFile]) -> String {
-        let e = Reports.escape
+        let e = XMLText.attribute
         let notes = Dictionary(files.map { ($0.path, $0.flagNotes) }, uniquingKeysWith: { first, _ in first })
         var page = "<h2>Findings per implementation</h2>\n"
         for (index, column) in columns.enumerated() {
@@ -196,7 +198,7 @@ extension Matrix {
                     page +=
                         "<tr><td>\(e(vector.id))</td><td>\(e(Self.expectedText(vector)))</td>"
                         + "<td class=\"\(Outcome(result).rawValue)\">\(e(Self.answerText(result)))</td>"
-                        + "<td><pre>\(Reports.escapeText(CaseInput.shown(vector.input).jsonText))</pre></td></tr>\n"
+                        + "<td><pre>\(XMLText.text(CaseInput.shown(vector.input).jsonText))</pre></td></tr>\n"
                 }
                 page += "</table></details>\n"
             }

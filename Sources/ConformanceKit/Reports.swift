@@ -1,5 +1,7 @@
+import ConformanceReports
 import Foundation
 import TrustSuiteSupport
+import VectorContract
 
 /// The three report formats of a run: text scorecard, JSON and JUnit XML.
 public enum Reports {
@@ -197,84 +199,11 @@ public enum Reports {
     /// suite the findings come first by severity (critical first), and each
     /// failure's or error's message starts with its severity.
     public static func junit(_ report: RunReport) -> String {
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml +=
-            "<testsuites name=\"trustsuite\" tests=\"\(report.cases.count)\" "
-            + "failures=\"\(report.count(.fail) + report.count(.wrongReason))\" errors=\"\(report.count(.error))\" "
-            + "skipped=\"\(report.count(.unsupported))\" time=\"\(report.seconds)\">\n"
-        for family in report.families {
+        let suites = report.families.map { family in
             let all = report.cases.filter { $0.vector.family == family }
-            let cases = all.bySeverity() + all.filter { !$0.grade.isFinding }
-            xml +=
-                "  <testsuite name=\"\(escape(family.rawValue))\" tests=\"\(cases.count)\" "
-                + "failures=\"\(report.count(.fail, family: family) + report.count(.wrongReason, family: family))\" "
-                + "errors=\"\(report.count(.error, family: family))\" "
-                + "skipped=\"\(report.count(.unsupported, family: family))\">\n"
-            for result in cases {
-                let v = result.vector
-                xml +=
-                    "    <testcase classname=\"\(escape(v.family.rawValue))\" "
-                    + "name=\"\(escape("\(v.id) [tcId \(v.tcId)]"))\" file=\"\(escape(v.file))\" "
-                    + "time=\"\(result.seconds)\""
-                if result.grade == .pass && result.stderr == nil {
-                    xml += "/>\n"
-                    continue
-                }
-                xml += ">\n"
-                switch result.grade {
-                case .pass:
-                    break
-                case .fail:
-                    let kind = result.acceptedInvalid ? "acceptedInvalid" : result.rejectedValid ? "rejectedValid" : "wrongOutput"
-                    xml += "      <failure type=\"\(kind)\" message=\"\(escape(severityPrefix(result) + result.message))\"/>\n"
-                case .wrongReason:
-                    xml += "      <failure type=\"wrongReason\" message=\"\(escape(severityPrefix(result) + result.message))\"/>\n"
-                case .error:
-                    let type = result.critical ? " type=\"critical\"" : ""
-                    xml += "      <error\(type) message=\"\(escape(severityPrefix(result) + result.message))\"/>\n"
-                case .unsupported:
-                    // The subject's own reason when it gave one.
-                    let reason = result.answer?.error ?? result.message
-                    xml += "      <skipped message=\"\(escape(reason))\"/>\n"
-                }
-                if let stderr = result.stderr {
-                    xml += "      <system-err>\(escapeText(stderr))</system-err>\n"
-                }
-                xml += "    </testcase>\n"
-            }
-            xml += "  </testsuite>\n"
+            return JUnitReport.Suite(
+                name: family.rawValue, findings: (all.bySeverity() + all.filter { !$0.grade.isFinding }).map { $0.finding() })
         }
-        xml += "</testsuites>\n"
-        return xml
-    }
-
-    /// `critical: ` and so on, before a finding's message.
-    static func severityPrefix(_ result: CaseResult) -> String {
-        result.severity.map { "\($0.rawValue): " } ?? ""
-    }
-
-    /// XML character-data escaping (newlines kept).
-    public static func escapeText(_ text: String) -> String {
-        escape(text).replacingOccurrences(of: "&#10;", with: "\n").replacingOccurrences(of: "&#9;", with: "\t")
-    }
-
-    /// XML attribute escaping; characters XML 1.0 cannot carry (C0 controls
-    /// but tab and newline, U+FFFE, U+FFFF) are dropped: a report holding
-    /// them is not well-formed (issue 44 item 6).
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            case "\t": out += "&#9;"
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        return JUnitReport(name: "trustsuite", seconds: report.seconds, suites: suites).xml
     }
 }

@@ -1,5 +1,7 @@
+import ConformanceReports
 import Foundation
 import TrustSuiteSupport
+import VectorContract
 
 /// Progress of a run, reported after each vector.
 public struct RunProgress: Sendable {
@@ -100,7 +102,7 @@ public struct Runner: Sendable {
         } catch {
             return CaseResult(
                 vector: vector, grade: .error, answer: nil, message: "\(error)",
-                seconds: Self.seconds(clock.now - start), stderr: (error as? AdapterError)?.stderr)
+                seconds: Self.seconds(clock.now - start), stderr: (error as? any SubjectFailure)?.stderr)
         }
     }
 

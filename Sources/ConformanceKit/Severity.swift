@@ -1,3 +1,7 @@
+import ConformanceReports
+import TrustSuiteSupport
+import VectorContract
+
 /// How bad a finding is (docs/vectors.md, "App Attest vectors any verifier
 /// can run (round 3)", Severity), in the order every report lists findings:
 ///

@@ -1,11 +1,11 @@
 #if canImport(Glibc)
+import DeviceCheckModel
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import AppAttest
 import TrustSuiteSupport
 import Foundation
 

@@ -1,4 +1,4 @@
-import AppAttest
+import DeviceCheckModel
 import Crypto
 import Foundation
 import Hummingbird

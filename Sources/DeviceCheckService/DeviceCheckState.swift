@@ -1,4 +1,4 @@
-import AppAttest
+import DeviceCheckModel
 import TrustSuiteSupport
 import Foundation
 

@@ -1,5 +1,7 @@
+import AdapterHost
 import AppAttest
 import ConformanceKit
+import VectorContract
 import Foundation
 import KeychainAccessControl
 import KeychainModel

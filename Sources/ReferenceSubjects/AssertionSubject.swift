@@ -1,5 +1,5 @@
 import AppAttest
-import ConformanceKit
+import VectorContract
 import StrictCBOR
 import TrustSuiteSupport
 

@@ -1,5 +1,6 @@
+import DeviceCheckModel
 import AppAttest
-import ConformanceKit
+import VectorContract
 import TrustSuiteSupport
 
 /// `devicecheck` against ``DeviceCheckServer``: each step's request goes to

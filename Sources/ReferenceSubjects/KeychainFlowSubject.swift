@@ -1,4 +1,4 @@
-import ConformanceKit
+import VectorContract
 import KeychainAccessControl
 import KeychainModel
 import TrustSuiteSupport

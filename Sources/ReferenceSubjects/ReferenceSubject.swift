@@ -1,4 +1,4 @@
-import ConformanceKit
+import VectorContract
 import TrustSuiteSupport
 
 /// A vector input that the reference cannot even read (a malformed vector,
@@ -42,39 +42,39 @@ public struct ReferenceSubject: Subject {
     /// Every family: the reference implements all of them.
     public var families: Set<Family> { Set(Family.allCases) }
 
-    /// The reference's evaluator of a family that needs no asynchronous
-    /// work (for fuzz harnesses), or nil. With ``evaluate(family:input:)``
-    /// the one table from a family to its evaluator: a new family does not
-    /// compile until it is placed here.
-    public static func synchronousEvaluator(_ family: Family) -> (@Sendable (JSONValue) throws -> SubjectAnswer)? {
+    /// How the reference evaluates a family: synchronously (what fuzz
+    /// harnesses can call), or only asynchronously (actors, the simulation).
+    public enum Evaluator: Sendable {
+        case synchronous(@Sendable (JSONValue) throws -> SubjectAnswer)
+        case asynchronous(@Sendable (JSONValue) async throws -> SubjectAnswer)
+    }
+
+    /// The one table from a family to the reference's evaluator: a new
+    /// family does not compile until it is placed here.
+    public static func evaluator(_ family: Family) -> Evaluator {
         switch family {
-        case .cbor: { try CBORSubject.evaluate(CBORFamily.read($0)) }
-        case .appAttestAssertion: { try AppAttestSubject.assertion(AssertionFamily.read($0)) }
-        case .devicecheck: { try DeviceCheckSubject.evaluate(DeviceCheckFamily.read($0)) }
-        case .keychainACL: { try KeychainACLSubject.evaluate(KeychainACLFamily.read($0)) }
-        case .keychainFlow: { try KeychainFlowSubject.evaluate(KeychainFlowFamily.read($0)) }
-        case .appAttestAttestation, .appAttestReceipt, .laRight, .appleAPI: nil
+        case .cbor: .synchronous { try CBORSubject.evaluate(CBORFamily.read($0)) }
+        case .appAttestAssertion: .synchronous { try AppAttestSubject.assertion(AssertionFamily.read($0)) }
+        case .devicecheck: .synchronous { try DeviceCheckSubject.evaluate(DeviceCheckFamily.read($0)) }
+        case .keychainACL: .synchronous { try KeychainACLSubject.evaluate(KeychainACLFamily.read($0)) }
+        case .keychainFlow: .synchronous { try KeychainFlowSubject.evaluate(KeychainFlowFamily.read($0)) }
+        case .appAttestAttestation: .asynchronous { try await AppAttestSubject.attestation(AttestationFamily.read($0)) }
+        case .appAttestReceipt: .asynchronous { try await ReceiptSubject.evaluate(ReceiptFamily.read($0)) }
+        case .laRight: .asynchronous { try await LARightSubject.evaluate(LARightFamily.read($0)) }
+        case .appleAPI: .asynchronous { try await AppleAPISubject.evaluate($0) }
         }
     }
 
     /// Evaluates a family that has a synchronous evaluator; others are unsupported here.
     public func evaluateSynchronously(family: Family, input: JSONValue) throws -> SubjectAnswer {
-        guard let evaluate = Self.synchronousEvaluator(family) else { return .unsupported }
+        guard case .synchronous(let evaluate) = Self.evaluator(family) else { return .unsupported }
         return try evaluate(input)
     }
 
     public func evaluate(family: Family, input: JSONValue) async throws -> SubjectAnswer {
-        switch family {
-        case .appAttestAttestation:
-            return try await AppAttestSubject.attestation(AttestationFamily.read(input))
-        case .appAttestReceipt:
-            return try await ReceiptSubject.evaluate(ReceiptFamily.read(input))
-        case .laRight:
-            return try await LARightSubject.evaluate(LARightFamily.read(input))
-        case .appleAPI:
-            return try await AppleAPISubject.evaluate(input)
-        case .cbor, .appAttestAssertion, .devicecheck, .keychainACL, .keychainFlow:
-            return try evaluateSynchronously(family: family, input: input)
+        switch Self.evaluator(family) {
+        case .synchronous(let evaluate): try evaluate(input)
+        case .asynchronous(let evaluate): try await evaluate(input)
         }
     }
 }

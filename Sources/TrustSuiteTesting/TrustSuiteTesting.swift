@@ -1,5 +1,6 @@
 // The vector model, the grader and JSON come with it: a consumer imports TrustSuiteTesting alone.
 @_exported import ConformanceKit
+@_exported import VectorContract
 import Foundation
 @_exported import TrustSuiteSupport
 import TrustSuiteVectors

@@ -1,6 +1,7 @@
 import AppAttestDevice
 import ArgumentParser
 import ConformanceKit
+import VectorContract
 import Foundation
 import TrustSuiteSupport
 

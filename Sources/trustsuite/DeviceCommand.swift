@@ -2,6 +2,7 @@ import AppAttest
 import AppAttestDevice
 import ArgumentParser
 import ConformanceKit
+import VectorContract
 import Crypto
 import Foundation
 import TrustSuiteSupport

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConformanceKit
+import VectorContract
 
 /// What a third party needs to gate its CI on `trustsuite run`
 /// (docs/vectors.md, Amendments (round 3)): its known failures, an error map

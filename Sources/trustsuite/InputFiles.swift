@@ -1,6 +1,7 @@
 import SwiftASN1
 import AppAttest
 import ConformanceKit
+import VectorContract
 import Foundation
 import X509
 import TrustSuiteSupport

@@ -2,6 +2,7 @@ import StrictCBOR
 import AppAttest
 import ArgumentParser
 import ConformanceKit
+import VectorContract
 import Crypto
 import Foundation
 import SwiftASN1

@@ -1,6 +1,7 @@
 import AppAttest
 import ArgumentParser
 import ConformanceKit
+import VectorContract
 import TrustSuiteSupport
 
 /// `verify attestation|assertion --allow-category N … --minimum-bundle-version V

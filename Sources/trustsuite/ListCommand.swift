@@ -1,6 +1,7 @@
 import Foundation
 import ArgumentParser
 import ConformanceKit
+import VectorContract
 import TrustSuiteSupport
 
 struct ListCommand: AsyncParsableCommand {

@@ -1,5 +1,7 @@
+import AdapterHost
 import ArgumentParser
 import ConformanceKit
+import VectorContract
 import Foundation
 import ReferenceSubjects
 import TrustSuiteSupport

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConformanceKit
+import VectorContract
 import Foundation
 import ReferenceSubjects
 import TrustSuiteSupport

@@ -1,5 +1,8 @@
+import ConformanceReports
+import AdapterHost
 import ArgumentParser
 import ConformanceKit
+import VectorContract
 import TrustSuiteSupport
 import Foundation
 import ReferenceSubjects

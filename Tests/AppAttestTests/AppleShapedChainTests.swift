@@ -1,5 +1,6 @@
 import AppAttest
 import ConformanceKit
+import VectorContract
 import Crypto
 import Foundation
 import SwiftASN1

@@ -1,5 +1,6 @@
 import AppAttest
 import ConformanceKit
+import VectorContract
 import Foundation
 import StrictCBOR
 import Testing

@@ -1,5 +1,6 @@
 import AppAttestGenerator
 import ConformanceKit
+import VectorContract
 import Foundation
 import Testing
 import TestSupport

@@ -1,4 +1,5 @@
 import ConformanceKit
+import VectorContract
 import Crypto
 import Foundation
 import Testing

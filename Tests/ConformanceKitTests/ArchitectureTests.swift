@@ -76,7 +76,50 @@ import TrustSuiteSupport
     func testDoublesDependOnNothingOfTheRunner(_ name: String) throws {
         let reached = Self.reach(name, in: try Self.manifestMap())
         #expect(
-            reached.isDisjoint(with: ["ConformanceKit", "ReferenceSubjects", "AppAttestGenerator"]), "\(name) reaches \(reached.sorted())")
+            reached.isDisjoint(with: ["ConformanceKit", "AdapterHost", "VectorContract", "ReferenceSubjects", "AppAttestGenerator"]),
+            "\(name) reaches \(reached.sorted())")
+    }
+
+    /// The probe borrows nothing (issue 42): it reaches the contract (notes)
+    /// and the reports, never the runner, the adapter host or the generator.
+    @Test func probeReachesNeitherTheRunnerNorTheGenerator() throws {
+        let reached = Self.reach("AppAttestProbe", in: try Self.manifestMap())
+        #expect(reached.isSuperset(of: ["ConformanceReports", "VectorContract"]), "\(reached.sorted())")
+        #expect(
+            reached.isDisjoint(with: ["ConformanceKit", "AdapterHost", "AppAttestGenerator", "ReferenceSubjects", "CProcessControl"]),
+            "AppAttestProbe reaches \(reached.sorted())")
+    }
+
+    /// One job per room: the contract and the reports reach no process
+    /// handling, the runner reaches no adapter process, and DeviceCheck's
+    /// model is not App Attest's.
+    @Test(arguments: [
+        ("VectorContract", ["AdapterHost", "CProcessControl", "ConformanceKit", "ConformanceReports"]),
+        ("ConformanceReports", ["AdapterHost", "CProcessControl", "ConformanceKit", "VectorContract"]),
+        ("ConformanceKit", ["AdapterHost", "CProcessControl"]),
+        ("DeviceCheckModel", ["AppAttest", "StrictCBOR"]),
+        ("DeviceCheckService", ["AppAttest"]),
+    ])
+    func roomsKeepToTheirJob(_ name: String, forbidden: [String]) throws {
+        let reached = Self.reach(name, in: try Self.manifestMap())
+        #expect(reached.isDisjoint(with: forbidden), "\(name) reaches \(reached.sorted())")
+    }
+
+    /// No source file of the contract or the reports spawns, signals or
+    /// waits for a process: that is the adapter host's job alone.
+    @Test(arguments: ["VectorContract", "ConformanceReports", "ConformanceKit"])
+    func noProcessHandlingOutsideTheHost(_ module: String) throws {
+        let folder = Checkout.path("Sources", module)
+        let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        #expect(!files.isEmpty)
+        let markers = [
+            "import Glibc", "import Darwin", "import CProcessControl", "posix_spawn", "waitpid", "kill(", "Process()", "fork(",
+        ]
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for marker in markers { #expect(!text.contains(marker), "\(module)/\(file) holds \(marker)") }
+        }
     }
 
     @Test func supportDependsOnNothingOfOurs() throws {

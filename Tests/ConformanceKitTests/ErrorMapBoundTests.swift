@@ -1,4 +1,6 @@
 @testable import ConformanceKit
+@testable import AdapterHost
+import VectorContract
 import Foundation
 import Testing
 import TestSupport

@@ -1,4 +1,6 @@
 @testable import ConformanceKit
+import ConformanceReports
+import VectorContract
 import Foundation
 import Testing
 import TrustSuiteSupport

@@ -1,4 +1,6 @@
+import ConformanceReports
 import ConformanceKit
+import VectorContract
 import Foundation
 import Testing
 import TrustSuiteSupport

@@ -1,6 +1,8 @@
+import AdapterHost
 import AppAttest
 import AppAttestGenerator
 import ConformanceKit
+import VectorContract
 import TrustSuiteSupport
 import Crypto
 import Foundation

@@ -1,4 +1,6 @@
+import AdapterHost
 import ConformanceKit
+import VectorContract
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import ConformanceKit
+import VectorContract
 import TrustSuiteSupport
 import ReferenceSubjects
 import Testing

@@ -1,5 +1,7 @@
+import DeviceCheckModel
 import AppAttest
 import ConformanceKit
+import VectorContract
 import KeychainAccessControl
 import KeychainModel
 import LocalAuthorization

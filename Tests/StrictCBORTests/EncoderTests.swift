@@ -1,5 +1,6 @@
 import Foundation
 import ConformanceKit
+import VectorContract
 import StrictCBOR
 import Testing
 import TrustSuiteSupport

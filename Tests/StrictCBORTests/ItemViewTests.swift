@@ -1,4 +1,5 @@
 import ConformanceKit
+import VectorContract
 @testable import StrictCBOR
 import Testing
 import TrustSuiteSupport

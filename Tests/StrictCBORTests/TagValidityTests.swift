@@ -1,4 +1,5 @@
 import ConformanceKit
+import VectorContract
 import StrictCBOR
 import Testing
 import TrustSuiteSupport

@@ -1,4 +1,5 @@
 import ConformanceKit
+import VectorContract
 import Foundation
 import StrictCBOR
 import Testing

@@ -1,5 +1,7 @@
+import DeviceCheckModel
 import AppAttest
 import ConformanceKit
+import VectorContract
 @testable import DeviceCheckService
 import Foundation
 import Testing

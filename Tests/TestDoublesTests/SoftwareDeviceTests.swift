@@ -1,6 +1,8 @@
+import DeviceCheckModel
 import AppAttest
 import AppAttestDevice
 import ConformanceKit
+import VectorContract
 import TrustSuiteSupport
 import Crypto
 import Foundation

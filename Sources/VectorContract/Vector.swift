@@ -16,29 +16,14 @@ public enum Family: String, Sendable, Hashable, CaseIterable, Codable, Comparabl
 
     /// The part of a family a vector belongs to in the reports' breakdown:
     /// the decoding mode for cbor; nil for families without parts.
-    public func part(of input: JSONValue) -> String? {
-        switch self {
-        case .cbor: input["mode"]?.stringValue ?? "wellFormed"
-        case .appAttestAttestation, .appAttestAssertion, .appAttestReceipt, .devicecheck,
-            .keychainACL, .keychainFlow, .laRight, .appleAPI:
-            nil
-        }
-    }
+    public func part(of input: JSONValue) -> String? { contract.part(of: input) }
 
     /// The folder under Fixtures/ that holds the family's vector files.
-    public var fixtureFolder: String {
-        switch self {
-        case .cbor: "cbor"
-        case .appAttestAttestation, .appAttestAssertion, .appAttestReceipt, .devicecheck: "app-attest"
-        case .keychainACL: "keychain-acl"
-        case .keychainFlow: "keychain-flow"
-        case .laRight: "la-right"
-        case .appleAPI: "apple-api"
-        }
-    }
+    public var fixtureFolder: String { contract.fixtureFolder }
 
     /// The family's typed contract (Families/): the one table from a family
-    /// to its input, step and output types.
+    /// to its input, step and output types, its fixture folder, its parts
+    /// and the capabilities its vectors need.
     public var contract: any FamilyContract.Type {
         switch self {
         case .cbor: CBORFamily.self

@@ -12,11 +12,22 @@ public protocol FamilyContract {
     associatedtype Input: Decodable & Sendable
     associatedtype Output: Decodable & Sendable
     static var family: Family { get }
+    /// The folder under Fixtures/ that holds the family's vector files.
+    static var fixtureFolder: String { get }
+    /// The part of the family a vector belongs to in the reports' breakdown
+    /// (the decoding mode for cbor); nil for families without parts.
+    static func part(of input: JSONValue) -> String?
+    /// The capabilities a vector of the family needs, beyond the launch
+    /// policy's (``Capabilities``).
+    static func capabilities(of vector: Vector) -> Set<String>
     /// The first rule the vector breaks beyond its types, or nil.
     static func problem(_ input: Input, output: Output?, flags: [String]) -> String?
 }
 
 extension FamilyContract {
+    public static var fixtureFolder: String { family.rawValue }
+    public static func part(of input: JSONValue) -> String? { nil }
+    public static func capabilities(of vector: Vector) -> Set<String> { [] }
     public static func problem(_ input: Input, output: Output?, flags: [String]) -> String? { nil }
 
     /// The typed input of a vector (defaults already merged).

@@ -65,3 +65,9 @@ extension Subject {
     /// By default a subject does no check on a library's behalf.
     public var callerChecks: [String]? { nil }
 }
+
+/// An error a subject throws that carries what the implementation wrote to
+/// stderr while failing (an adapter's case): the runner keeps it in the case.
+public protocol SubjectFailure: Error {
+    var stderr: String? { get }
+}

@@ -4,6 +4,14 @@ import TrustSuiteSupport
 /// with tag validity when `tagValidity` is true.
 public enum CBORFamily: FamilyContract {
     public static var family: Family { .cbor }
+    /// The decoding mode: a row of its own in the reports.
+    public static func part(of input: JSONValue) -> String? { input["mode"]?.stringValue ?? "wellFormed" }
+    /// The mode, and `tagValidity` when the vector asks for tag checks.
+    public static func capabilities(of vector: Vector) -> Set<String> {
+        var needed: Set<String> = [vector.input["mode"]?.stringValue ?? "wellFormed"]
+        if vector.input["tagValidity"]?.boolValue == true { needed.insert("tagValidity") }
+        return needed
+    }
 
     public enum Mode: String, StrictVocabulary { case wellFormed, deterministic, ctap2 }
 

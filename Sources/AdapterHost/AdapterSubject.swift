@@ -1,10 +1,11 @@
+import VectorContract
 import Foundation
 import TrustSuiteSupport
 
 /// A problem with a third-party adapter: it could not start or introduce
 /// itself (the run cannot happen, exit 2), or one case went wrong (graded
 /// `error`, with that case's stderr).
-public struct AdapterError: Error, CustomStringConvertible, Sendable {
+public struct AdapterError: SubjectFailure, CustomStringConvertible, Sendable {
     public let description: String
     /// What the adapter wrote to stderr during the case.
     public let stderr: String?

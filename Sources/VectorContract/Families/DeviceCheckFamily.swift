@@ -4,6 +4,7 @@ import TrustSuiteSupport
 /// DeviceCheck server; each step answers `{status, body}`.
 public enum DeviceCheckFamily: FamilyContract {
     public static var family: Family { .devicecheck }
+    public static var fixtureFolder: String { "app-attest" }
 
     public enum Op: String, StrictVocabulary {
         case validateDeviceToken = "validate_device_token"

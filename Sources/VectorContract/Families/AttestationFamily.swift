@@ -3,6 +3,11 @@ import TrustSuiteSupport
 /// `app-attest-attestation` (docs/vectors.md; docs/models/app-attest.md).
 public enum AttestationFamily: FamilyContract {
     public static var family: Family { .appAttestAttestation }
+    public static var fixtureFolder: String { "app-attest" }
+    /// `receipts` when the vector asks for the receipt's check.
+    public static func capabilities(of vector: Vector) -> Set<String> {
+        vector.input["requireReceipt"]?.boolValue == true || vector.flags.contains(Capabilities.receiptRequiredFlag) ? ["receipts"] : []
+    }
 
     public enum Environment: String, StrictVocabulary { case development, production }
 

@@ -63,7 +63,7 @@ public enum VectorLoader {
     }
 
     /// Largest vector file read (the biggest fixture is under 2 MiB).
-    static let maxFileBytes = 64 * 1024 * 1024
+    package static let maxFileBytes = 64 * 1024 * 1024
 
     public static func loadFile(_ path: String) throws(VectorLoadError) -> VectorFile {
         let data: [UInt8]
@@ -153,5 +153,17 @@ public enum VectorLoader {
             vectors: vectors)
         file.flagNotes = flagNotes
         return file
+    }
+}
+
+extension VectorLoadError {
+    /// A regular file's bytes, at most `limit`, or the reason it cannot be
+    /// read (the error maps, expected-failure lists and baselines a run reads).
+    package static func read(_ path: String, limit: Int) throws(VectorLoadError) -> Data {
+        do {
+            return Data(try RegularFile.read(path, limit: limit))
+        } catch {
+            throw VectorLoadError(path: path, "cannot read: \(error.description)")
+        }
     }
 }

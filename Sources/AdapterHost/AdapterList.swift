@@ -1,3 +1,4 @@
+import VectorContract
 import Foundation
 import TrustSuiteSupport
 

@@ -1,6 +1,4 @@
 import TrustSuiteSupport
-import AppAttest
-import ConformanceKit
 
 /// The notes of every flag the generated files use (docs/vectors.md,
 /// Amendments (round 3): notes carry meaning), in Wycheproof's object form,
@@ -100,7 +98,7 @@ package enum FlagNotes {
             "the assertion signs the nonce as a pre-hashed digest instead of hashing it again as ES256 does",
             effect: "a verifier that takes the nonce as the digest accepts this and refuses real devices' assertions",
             links: ["https://github.com/seichris/open-bike-computer/pull/359"]),
-        VectorFileBuilder.anchorsRemoved: note(
+        anchorsRemoved: note(
             "MISSING_CHECK",
             "a valid test-CA object offered without its test anchors, so Apple's real roots apply: the chain does not reach them",
             effect:
@@ -113,37 +111,16 @@ package enum FlagNotes {
     ]
 
     /// The flag of the vectors carrying the category as a CBOR integer (`acceptable`).
-    static let categoryAsInteger = "CategoryAsInteger"
+    package static let categoryAsInteger = "CategoryAsInteger"
     /// The flag of every vector of the macOS 27 files.
-    static let macLaunchData = "MacLaunchData"
+    package static let macLaunchData = "MacLaunchData"
     /// The flag of the vectors that isolate the Extended Key Usage.
-    static let extendedKeyUsage = AppAttestVectors.extendedKeyUsageFlag
+    package static let extendedKeyUsage = "LeafExtendedKeyUsage"
     /// The flag of the host-trust-store group.
-    static let hostTrustStore = "HostTrustStore"
+    package static let hostTrustStore = "HostTrustStore"
+    /// The flag of the copies offered without their test anchors.
+    package static let anchorsRemoved = "AnchorsRemoved"
 
-    /// Flags that make a vector `acceptable` (either verdict conforms).
-    static let acceptableFlags: Set<String> = ["ValidityBoundary", categoryAsInteger]
-    /// Acceptable flags under which the reference refuses the vector before
-    /// its chain is read: no anchors-removed copy (the reference would
-    /// refuse the copy with its parse code, not the chain's).
-    static let refusedBeforeTheChain: Set<String> = [categoryAsInteger]
-
-    /// The flags a case gets because it reproduces a bug seen in a real verifier.
-    static func knownBugFlags(id: String, error: AppAttestError.Code?) -> [String] {
-        var flags: [String] = []
-        if error == .rpIdMismatch { flags.append("AppIdNotChecked") }
-        if id.hasSuffix("signature::prehashed-nonce") { flags.append("PrehashedNonce") }
-        if id.contains("-x5c::length-") || id.hasSuffix("-x5c::absent") || id.contains("-parse::truncated") {
-            flags.append("TrapOnMalformed")
-        }
-        if id.contains("-baseline::trailing-map") { flags.append("Extensions") }
-        return flags
-    }
-
-    /// The notes of `flags`: every flag the generator uses has one here.
-    static func notes(for flags: Set<String>) -> [String: JSONValue] {
-        var notes: [String: JSONValue] = [:]
-        for flag in flags { notes[flag] = all[flag] ?? .string(flag) }
-        return notes
-    }
+    /// A flag's note as a ``VectorNote`` (its name alone when it has none).
+    package static func vectorNote(_ flag: String) -> VectorNote { VectorNote(all[flag] ?? .string(flag)) }
 }

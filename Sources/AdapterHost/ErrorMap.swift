@@ -1,3 +1,4 @@
+import VectorContract
 import TrustSuiteSupport
 import Foundation
 
@@ -185,16 +186,4 @@ final class RefusedEntries: @unchecked Sendable {
 
     func reason(_ index: Int) -> String? { lock.withLock { reasons[index] } }
     func refuse(_ index: Int, _ reason: String) { lock.withLock { reasons[index] = reasons[index] ?? reason } }
-}
-
-extension VectorLoadError {
-    /// A regular file's bytes, at most `limit`, or the reason it cannot be
-    /// read (the error maps, expected-failure lists and baselines a run reads).
-    static func read(_ path: String, limit: Int) throws(VectorLoadError) -> Data {
-        do {
-            return Data(try RegularFile.read(path, limit: limit))
-        } catch {
-            throw VectorLoadError(path: path, "cannot read: \(error.description)")
-        }
-    }
 }

@@ -3,6 +3,11 @@ import TrustSuiteSupport
 /// `app-attest-assertion` (docs/vectors.md; docs/models/app-attest.md).
 public enum AssertionFamily: FamilyContract {
     public static var family: Family { .appAttestAssertion }
+    public static var fixtureFolder: String { "app-attest" }
+    /// `counter` for the vectors whose verdict needs the previous counter.
+    public static func capabilities(of vector: Vector) -> Set<String> {
+        vector.flags.contains(Capabilities.replayFlag) ? ["counter"] : []
+    }
 
     public struct Input: Decodable, Sendable, LaunchPolicyInput {
         public var assertion: Base64Bytes

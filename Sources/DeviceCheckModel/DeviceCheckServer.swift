@@ -130,10 +130,20 @@ public struct DeviceCheckServer: Sendable {
             let old = states[key]
             states[key] = State(
                 bit0: bits[0] ?? old?.bit0 ?? false, bit1: bits[1] ?? old?.bit1 ?? false,
-                month: String(RFC3339.format(time).prefix(7)))
+                month: Self.month(of: time))
             changed = key
             return Response(status: 200, body: .empty)
         }
+    }
+}
+
+extension DeviceCheckServer {
+    /// `YYYY-MM` of `time` in UTC: the month Apple's `last_update_time` names.
+    static func month(of time: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        let parts = calendar.dateComponents([.year, .month], from: time)
+        return String(format: "%04d-%02d", parts.year ?? 0, parts.month ?? 0)
     }
 }
 

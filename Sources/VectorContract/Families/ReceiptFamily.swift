@@ -3,6 +3,7 @@ import TrustSuiteSupport
 /// `app-attest-receipt` (docs/vectors.md; docs/models/app-attest.md, receipts).
 public enum ReceiptFamily: FamilyContract {
     public static var family: Family { .appAttestReceipt }
+    public static var fixtureFolder: String { "app-attest" }
 
     public struct Input: Decodable, Sendable {
         public var receipt: Base64Bytes

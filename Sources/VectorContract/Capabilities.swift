@@ -19,20 +19,7 @@ public enum Capabilities {
 
     /// The capabilities a vector needs.
     public static func required(by vector: Vector) -> Set<String> {
-        var needed: Set<String> = []
-        switch vector.family {
-        case .cbor:
-            needed.insert(vector.input["mode"]?.stringValue ?? "wellFormed")
-            if vector.input["tagValidity"]?.boolValue == true { needed.insert("tagValidity") }
-        case .appAttestAttestation:
-            if vector.input["requireReceipt"]?.boolValue == true || vector.flags.contains(receiptRequiredFlag) {
-                needed.insert("receipts")
-            }
-        case .appAttestAssertion:
-            if vector.flags.contains(replayFlag) { needed.insert("counter") }
-        case .appAttestReceipt, .devicecheck, .keychainACL, .keychainFlow, .laRight, .appleAPI:
-            break
-        }
+        var needed = vector.family.contract.capabilities(of: vector)
         if vector.flags.contains(LaunchPolicyFields.flag) { needed.insert("launchPolicy") }
         return needed
     }

@@ -30,6 +30,20 @@ public struct VectorNote: Sendable, Hashable {
         self.cves = cves
     }
 
+    /// A note written in the files' form (a string, or an object with
+    /// `bugType`, `description`, `effect`, `links`), read without checks:
+    /// for notes the suite writes itself (``FlagNotes``).
+    package init(_ value: JSONValue) {
+        guard let object = value.objectValue else {
+            self.init(bugType: nil, description: value.stringValue ?? "")
+            return
+        }
+        self.init(
+            bugType: object["bugType"]?.stringValue, description: object["description"]?.stringValue ?? "",
+            effect: object["effect"]?.stringValue, links: object["links"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+            cves: object["cves"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+    }
+
     /// Whether the note is in the object form.
     public var isObject: Bool { bugType != nil }
 

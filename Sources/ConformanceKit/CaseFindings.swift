@@ -1,0 +1,52 @@
+import ConformanceReports
+import Foundation
+import TrustSuiteSupport
+import VectorContract
+
+extension CaseResult {
+    /// The case as a neutral ``Finding``: what every report writer takes.
+    /// `rule` and `line` are SARIF's (the vector group's rule, the line of
+    /// the vector's id); the JUnit report needs neither.
+    public func finding(rule: Finding.Rule? = nil, line: Int? = nil) -> Finding {
+        let outcome: Finding.Outcome
+        var kind: String? = nil
+        switch grade {
+        case .pass:
+            outcome = .pass
+        case .fail:
+            outcome = .failure
+            kind = acceptedInvalid ? "acceptedInvalid" : rejectedValid ? "rejectedValid" : "wrongOutput"
+        case .wrongReason:
+            outcome = .failure
+            kind = "wrongReason"
+        case .error:
+            outcome = .error
+            kind = critical ? "critical" : nil
+        case .unsupported:
+            outcome = .skipped
+        }
+        let prefix = severity.map { "\($0.rawValue): " } ?? ""
+        // A skipped case shows the subject's own reason when it gave one.
+        let shown = grade == .unsupported ? (answer?.error ?? message) : grade == .pass ? message : prefix + message
+        let described =
+            acceptedInvalid
+            ? "accepted an invalid vector"
+            : rejectedValid
+                ? "rejected a valid vector"
+                : grade == .wrongReason ? "refused for a wrong reason" : grade == .error ? "error" : "wrong output"
+        var properties: [String: JSONValue] = [
+            "tcId": .int(Int64(vector.tcId)), "grade": .string(grade.rawValue), "expected": .string(vector.result.rawValue),
+            "input": CaseInput.shown(vector.input), "severity": .string((severity ?? .other).rawValue),
+        ]
+        if let code = vector.error { properties["expectedCode"] = .string(code) }
+        if let code = receivedCode { properties["receivedCode"] = .string(code) }
+        if let attack = vector.attack { properties["attack"] = .string(attack.rawValue) }
+        let level = severity == .critical || severity == .high ? "error" : "warning"
+        return Finding(
+            id: vector.id, title: "\(vector.id) [tcId \(vector.tcId)]", group: vector.family.rawValue, outcome: outcome,
+            kind: kind, message: shown, stderr: stderr, seconds: seconds, file: vector.file,
+            level: Finding.Level(level: level, rank: (severity ?? .other).rank), rule: rule,
+            location: rule == nil ? nil : SARIFLog.location(vector.file, line: line), summary: "\(vector.id): \(described) — \(message)",
+            fingerprint: "trustsuiteVector/v1", properties: properties)
+    }
+}
