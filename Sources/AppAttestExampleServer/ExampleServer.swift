@@ -24,9 +24,10 @@ public struct ExampleServerError: Error, CustomStringConvertible, Sendable {
 /// - `POST /appattest/challenge` → `{"challenge": base64}`: 32 random
 ///   bytes, single-use, valid for ``Configuration/challengeLifetime``.
 /// - `POST /appattest/attest` `{"keyId", "attestation", "challenge"}`
-///   (base64; the challenge as issued) → 201: the challenge is consumed,
-///   the attestation verified (all nine steps) with clientDataHash =
-///   SHA-256 of the challenge's bytes, and the key stored with counter 0.
+///   (base64; the challenge as issued) → 201 `{"keyId", "status":
+///   "attested"}`: the challenge is consumed, the attestation verified
+///   (all nine steps) with clientDataHash = SHA-256 of the challenge's
+///   bytes, and the key stored with counter 0.
 ///   A key id is attested once (409 after).
 /// - `POST /appattest/assert` `{"keyId", "assertion", "clientData"}`
 ///   (base64; clientData is the JSON `{"challenge": …}` the app signed) →
@@ -58,7 +59,7 @@ public struct ExampleServer: Sendable {
         public var shutdownSignals: [UnixSignal] = [.sigterm, .sigint]
         /// The server's log level (Hummingbird's own messages included).
         public var logLevel: Logger.Level = .error
-        /// Deliberate bugs for the probe's own mutation test (package only: never in a real server).
+        /// Deliberate bugs for the probe's own mutation test and `serve appattest --flaw` (package only: never in a real server).
         package var flaws: Set<ExampleServerFlaw> = []
 
         public init(
@@ -84,7 +85,8 @@ public struct ExampleServer: Sendable {
         guard !configuration.trustAnchors.isEmpty else { throw ExampleServerError("give at least one trust anchor") }
         self.configuration = configuration
         store = try ExampleStore(stateFile: configuration.stateFile, challengeLifetime: configuration.challengeLifetime)
-        let policy = configuration.flaws.contains(.ignoreLaunchPolicy) ? nil : configuration.launchPolicy
+        var policy = configuration.flaws.contains(.ignoreLaunchPolicy) ? nil : configuration.launchPolicy
+        if configuration.flaws.contains(.ignoreCodeDirectoryHashAllowlist) { policy?.allowedCodeDirectoryHashes = nil }
         attestationVerifier = try AttestationVerifier(
             appId: configuration.appId, environment: configuration.environment,
             trustAnchors: configuration.trustAnchors, launchPolicy: policy)
@@ -126,6 +128,9 @@ public struct ExampleServer: Sendable {
     }
 
     func attest(_ request: Request) async -> Response {
+        if configuration.flaws.contains(.refuseEverything) {
+            return Self.refusal(.unauthorized, "refused", "this server refuses everything")
+        }
         guard let body = await Self.decode(AttestBody.self, request, limit: configuration.maxBodySize),
             let keyId = BinaryText.base64(body.keyId), let object = BinaryText.base64(body.attestation),
             let challenge = BinaryText.base64(body.challenge)
@@ -143,12 +148,20 @@ public struct ExampleServer: Sendable {
             if flaws.contains(.refuseTrailingAttestationData), verified.extensions != nil {
                 return Self.refusal(.badRequest, "malformedAuthenticatorData", "data after the credential public key")
             }
+            if flaws.contains(.refuseMacAttestationData), verified.launchData?.shape == .macOS {
+                return Self.refusal(
+                    .badRequest, "malformedAuthenticatorData", "unknown launch-data key \(LaunchData.codeDirectoryHashTypeKey)")
+            }
             publicKey = verified.publicKey
         } catch {
-            guard flaws.contains(.skipAttestationStep(error.code)),
-                let key = try? AttestationObject(bytes: object).authenticatorData.credential?.publicKey.x963
-            else {
+            let skipped = flaws.contains(.skipAttestationStep(error.code)) || flaws.contains(.storeUnattestedKeys)
+            guard skipped, let key = try? AttestationObject(bytes: object).authenticatorData.credential?.publicKey.x963 else {
                 return Self.refusal(error)
+            }
+            if flaws.contains(.storeUnattestedKeys), !flaws.contains(.skipAttestationStep(error.code)) {
+                // The real case: 201, the key kept as "unattested", the mark never read again.
+                _ = try? await store.addKey(keyId, publicKey: key, overwrite: flaws.contains(.overwriteKeys))
+                return Self.json(.created, ["keyId": body.keyId, "status": "unattested", "reason": error.reason])
             }
             publicKey = key
         }
@@ -159,7 +172,7 @@ public struct ExampleServer: Sendable {
         } catch {
             return Self.refusal(.internalServerError, "stateNotSaved", "\(error)")
         }
-        return Self.json(.created, ["keyId": body.keyId])
+        return Self.json(.created, ["keyId": body.keyId, "status": "attested"])
     }
 
     struct AssertBody: Decodable {
@@ -175,6 +188,9 @@ public struct ExampleServer: Sendable {
 
     func assert(_ request: Request) async -> Response {
         if configuration.flaws.contains(.slowAssertions) { try? await Task.sleep(for: .seconds(12)) }
+        if configuration.flaws.contains(.refuseEverything) {
+            return Self.refusal(.unauthorized, "refused", "this server refuses everything")
+        }
         guard let body = await Self.decode(AssertBody.self, request, limit: configuration.maxBodySize),
             let keyId = BinaryText.base64(body.keyId), let assertion = BinaryText.base64(body.assertion),
             let clientData = BinaryText.base64(body.clientData)
@@ -232,6 +248,9 @@ public struct ExampleServer: Sendable {
         if flaws.contains(.refuseTrailingAssertionData), parsed.authenticatorData.bytes.count > 37 {
             return refusal(.badRequest, "malformedAuthenticatorData", "data after the 37-byte header")
         }
+        if flaws.contains(.refuseMacAssertionData), parsed.authenticatorData.launchData?.shape == .macOS {
+            return refusal(.badRequest, "malformedAuthenticatorData", "unknown launch-data key \(LaunchData.codeDirectoryHashTypeKey)")
+        }
         return nil
     }
 
@@ -244,9 +263,12 @@ public struct ExampleServer: Sendable {
 
     static func sha256(_ bytes: [UInt8]) -> [UInt8] { Array(SHA256.hash(data: bytes)) }
 
-    /// A verification refusal: 403 for the launch policy, 401 for the rest.
+    /// A verification refusal: 403 for the launch policy (the code-directory
+    /// hash allowlist included), 401 for the rest.
     static func refusal(_ error: AppAttestError) -> Response {
-        let policy: Set<AppAttestError.Code> = [.validationCategoryNotAllowed, .bundleVersionNotAllowed, .launchDataMissing]
+        let policy: Set<AppAttestError.Code> = [
+            .validationCategoryNotAllowed, .bundleVersionNotAllowed, .launchDataMissing, .codeDirectoryHashNotAllowed,
+        ]
         return refusal(policy.contains(error.code) ? .forbidden : .unauthorized, error.code.rawValue, error.reason)
     }
 

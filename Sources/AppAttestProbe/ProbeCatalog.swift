@@ -11,8 +11,13 @@ import TrustSuiteSupport
 public enum ProbeCatalog {
     /// The checks that apply to `config` (the launch-policy ones only when it declares a policy).
     public static func checks(for config: ProbeConfig) -> [ProbeCheck] {
-        baseline + replay + challenge + binding + trust + signatures + ios27 + launchPolicy(ProbeLaunchData(policy: config.launchPolicy))
+        baseline + replay + challenge + binding + trust + signatures + ios27 + macos27
+            + launchPolicy(ProbeLaunchData(policy: config.launchPolicy))
     }
+
+    /// The baseline's ids: every other check depends on them (``ProbeCheck/dependsOn``).
+    public static let baselineAttestation = "baseline.attestation"
+    public static let baselineAssertions = "baseline.assertions"
 
     /// Every check id a config with every launch rule would run (for `--only` and the docs).
     public static var allIds: [String] {
@@ -31,7 +36,7 @@ public enum ProbeCatalog {
         },
         ProbeCheck(
             "baseline.assertions", .accepted, sends: "two genuine assertions (counters 1 and 2) for an accepted key",
-            note: ProbeNotes.genuineAssertion
+            note: ProbeNotes.genuineAssertion, assertions: true
         ) { session throws(ProbeStepFailure) in
             let key = try await session.registeredKey()
             let first = await session.send(try await session.preparedAssertion(keyId: key.keyId))
@@ -53,7 +58,7 @@ public enum ProbeCatalog {
         },
         ProbeCheck(
             "replay.assertion", .refused, sends: "an accepted assertion request sent again (same challenge, same counter)",
-            note: ProbeNotes.flag("Replay")
+            note: ProbeNotes.flag("Replay"), assertions: true
         ) { session throws(ProbeStepFailure) in
             let key = try await session.registeredKey()
             let request = try await session.preparedAssertion(keyId: key.keyId)
@@ -62,7 +67,7 @@ public enum ProbeCatalog {
         },
         ProbeCheck(
             "replay.equal-counter", .refused, sends: "a new assertion on a fresh challenge with the counter of the accepted one",
-            note: ProbeNotes.flag("Replay")
+            note: ProbeNotes.flag("Replay"), assertions: true
         ) { session throws(ProbeStepFailure) in
             let key = try await session.registeredKey()
             try await session.setup(try await session.preparedAssertion(keyId: key.keyId), "a valid assertion")
@@ -71,7 +76,7 @@ public enum ProbeCatalog {
         },
         ProbeCheck(
             "replay.lower-counter", .refused, sends: "an assertion with counter 1 after one with counter 2 was accepted",
-            note: ProbeNotes.flag("Replay")
+            note: ProbeNotes.flag("Replay"), assertions: true
         ) { session throws(ProbeStepFailure) in
             let key = try await session.registeredKey()
             let earlier = try await session.preparedAssertion(keyId: key.keyId)
@@ -178,12 +183,23 @@ public enum ProbeCatalog {
         ) { options, _ in options.prehashedNonce = true },
         ProbeCheck(
             "signatures.unknown-key", .refused, sends: "a well-signed assertion for a key the server never accepted",
-            note: ProbeNotes.unknownKey
+            note: ProbeNotes.unknownKey, assertions: true
         ) { session throws(ProbeStepFailure) in
             // Attested on the device only: the server never sees this key's attestation.
             let (made, _) = try session.attestation(
                 session.launch.conformingAttest,
                 challenge: ProbeChallenge.unissued(like: nil, encoding: session.config.challenge.encoding))
+            return [await session.send(try await session.preparedAssertion(keyId: made.attestedKeyId))]
+        },
+        ProbeCheck(
+            "signatures.unattested-key", .refused,
+            sends: "a well-signed assertion for a key whose attestation (a chain to an attacker's root) the server refused",
+            note: ProbeNotes.unattestedKey, assertions: true
+        ) { session throws(ProbeStepFailure) in
+            var options = session.launch.conformingAttest
+            options.attackerRoot = true
+            let (made, request) = try await session.preparedAttestation(options)
+            try session.expectRefused(await session.send(request), setup: "an attestation chained to an attacker's root")
             return [await session.send(try await session.preparedAssertion(keyId: made.attestedKeyId))]
         },
     ]
@@ -213,6 +229,29 @@ public enum ProbeCatalog {
         ) { options, _ in options.flags = 0xC0 },
     ]
 
+    // MARK: macOS 27 shapes
+
+    static let macos27: [ProbeCheck] = [
+        ProbeCheck(
+            "macos27.attestation", .accepted,
+            sends:
+                "a Mac's attestation (macOS 27): the apple_* map with category 6 (Developer ID) and the code-directory hash keys (type 2, 32 bytes), ED clear",
+            note: ProbeNotes.macShape
+        ) { session throws(ProbeStepFailure) in
+            let (_, request) = try await session.preparedAttestation(ProbeLaunchData.attest(session.launch.macShape))
+            return [await session.send(request)]
+        },
+        ProbeCheck(
+            "macos27.assertion", .accepted,
+            sends: "a Mac's assertion with the same map (flags 0x40), for a key accepted with a Mac's attestation",
+            note: ProbeNotes.macShape, assertions: true
+        ) { session throws(ProbeStepFailure) in
+            let mac = session.launch.macShape
+            let key = try await session.registeredKey(ProbeLaunchData.attest(mac), "a Mac's attestation")
+            return [await session.send(try await session.preparedAssertion(keyId: key.keyId, ProbeLaunchData.assert(mac)))]
+        },
+    ]
+
     /// A check sending one attestation in a shape (a change to the conforming options), expected refused.
     static func attestationShape(
         _ id: String, sends: String, note: VectorNote,
@@ -232,7 +271,7 @@ public enum ProbeCatalog {
         _ id: String, _ expected: ProbeExpectation, sends: String, note: VectorNote, map: Bool = false,
         _ shape: @escaping @Sendable (inout SoftwareDevice.AssertOptions, ProbeConfig) -> Void
     ) -> ProbeCheck {
-        ProbeCheck(id, expected, sends: sends, note: note) { session throws(ProbeStepFailure) in
+        ProbeCheck(id, expected, sends: sends, note: note, assertions: true) { session throws(ProbeStepFailure) in
             let key = try await session.registeredKey()
             var options = map ? ProbeLaunchData.assert(session.launch.satisfyingMap) : session.launch.conformingAssert
             shape(&options, session.config)
@@ -248,6 +287,10 @@ public enum ProbeCatalog {
             ("category", "a validation category outside allowedValidationCategories", launch.disallowedCategory),
             ("bundle-version", "a bundle version below minimumBundleVersion", launch.olderVersion),
             ("missing-data", "no launch data while missingLaunchData is reject", launch.missingRejected),
+            (
+                "code-directory-hash", "a Mac's launch data whose code-directory hash is outside allowedCodeDirectoryHashes",
+                launch.disallowedCodeDirectoryHash
+            ),
         ]
         let note = ProbeNotes.launchPolicy
         var checks: [ProbeCheck] = []
@@ -262,10 +305,14 @@ public enum ProbeCatalog {
             checks.append(
                 ProbeCheck(
                     "launch.\(name)-assertion", .refused,
-                    sends: "an assertion with \(what), for a key accepted with conforming data", note: note
+                    sends: "an assertion with \(what), for a key accepted with conforming data", note: note, assertions: true
                 ) {
                     session throws(ProbeStepFailure) in
-                    let key = try await session.registeredKey()
+                    // The key of a Mac assertion is attested with a Mac's conforming data.
+                    let key =
+                        choice.platform == .macos
+                        ? try await session.registeredKey(ProbeLaunchData.attest(session.launch.macShape), "a Mac's attestation")
+                        : try await session.registeredKey()
                     return [await session.send(try await session.preparedAssertion(keyId: key.keyId, ProbeLaunchData.assert(choice)))]
                 })
         }
@@ -294,6 +341,7 @@ extension ProbeConfig {
                 method: "POST", path: ProbeTemplate("/"), pointer: JSONPointer(tokens: []), encoding: .base64, body: nil),
             attest: endpoint, assert: endpoint, clientData: ProbeTemplate(""), clientDataHash: .sha256, timeoutSeconds: 1,
             launchPolicy: LaunchPolicy(
-                allowedValidationCategories: [4], minimumBundleVersion: BundleVersion("2"), missingLaunchData: .reject))
+                allowedValidationCategories: [4], minimumBundleVersion: BundleVersion("2"), missingLaunchData: .reject,
+                allowedCodeDirectoryHashes: [Array(repeating: 0x11, count: 32)]))
     }
 }

@@ -33,6 +33,91 @@ public struct ProbeConfig: Sendable {
         public var body: JSONValue
         public var accepted: Set<Int>
         public var refused: Set<Int>
+        /// How the server says yes beyond the status (docs/probe.md, The
+        /// server's answer): nil, a status in `accepted` is acceptance.
+        public var acceptedWhen: AcceptedWhen? = nil
+
+        /// How `response` reads by this endpoint's lists and `acceptedWhen`.
+        public func read(_ response: ProbeResponse) -> Reading {
+            switch response {
+            case .failed(let reason):
+                return .failed(reason)
+            case .answered(let status, let body, let headers):
+                if accepted.contains(status) {
+                    guard let acceptedWhen, let signal = acceptedWhen.refusal(body: body, headers: headers) else {
+                        return .accepted(status: status)
+                    }
+                    return .refused(status: status, signal: signal)
+                }
+                return refused.contains(status) ? .refused(status: status, signal: nil) : .neither(status: status)
+            }
+        }
+    }
+
+    /// How an endpoint's answer reads: accepted, refused (by status, or by
+    /// a 2xx whose body or header says no: `signal` says what it said),
+    /// a status in neither list, or no answer.
+    public enum Reading: Sendable, Equatable {
+        case accepted(status: Int)
+        case refused(status: Int, signal: String?)
+        case neither(status: Int)
+        case failed(String)
+    }
+
+    /// `acceptedWhen`: an answer whose status is in `accepted` is acceptance
+    /// only when the value at a JSON pointer of its body, or a header, equals
+    /// `equals`; otherwise the server signalled a refusal in the answer (a
+    /// 201 that stores the key as "unattested" is a real case).
+    public struct AcceptedWhen: Sendable, Hashable {
+        public enum Source: Sendable, Hashable {
+            /// A JSON pointer into the answer's body.
+            case pointer(JSONPointer)
+            /// A response header (its name, compared without case).
+            case header(String)
+        }
+
+        public var source: Source
+        /// The value that means accepted: any JSON value at a pointer
+        /// (numbers compared by value), a string for a header.
+        public var equals: JSONValue
+
+        public init(source: Source, equals: JSONValue) {
+            self.source = source
+            self.equals = equals
+        }
+
+        /// Where the signal is, for messages: `the body at /status`, `the header X-Attested`.
+        public var place: String {
+            switch source {
+            case .pointer(let pointer): "the body at \(pointer.text.isEmpty ? "the root" : pointer.text)"
+            case .header(let name): "the header \(name)"
+            }
+        }
+
+        /// Nil when the answer says accepted; else what it says instead,
+        /// as a phrase for the report (`the body at /status is "unattested", not "attested"`).
+        public func refusal(body: [UInt8], headers: [String: String]) -> String? {
+            let found: JSONValue?
+            switch source {
+            case .pointer(let pointer):
+                guard let document = try? JSONDecoder().decode(JSONValue.self, from: Data(body)) else {
+                    return "the body is not JSON, so \(place) is not \(equals.jsonText)"
+                }
+                found = pointer.resolve(document)
+            case .header(let name):
+                found = headers[name.lowercased()].map { .string($0.trimmingCharacters(in: .whitespaces)) }
+            }
+            guard let found else { return "\(place) is missing, not \(equals.jsonText)" }
+            if Self.same(found, equals) { return nil }
+            let shown = found.jsonText
+            return "\(place) is \(shown.count > 80 ? String(shown.prefix(80)) + "…" : shown), not \(equals.jsonText)"
+        }
+
+        /// JSON equality with numbers compared by value (1, 1.0 and a uint 1 are one number).
+        static func same(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
+            if let left = lhs.doubleValue, let right = rhs.doubleValue { return left == right }
+            return lhs == rhs
+        }
     }
 
     public var appId: String
@@ -252,7 +337,7 @@ struct FieldReader {
             fail(name, value == nil ? "missing" : "must be an object")
             return nil
         }
-        unknown(object, known: ["method", "path", "body", "accepted", "refused"], at: name)
+        unknown(object, known: ["method", "path", "body", "accepted", "refused", "acceptedWhen"], at: name)
         let method = method(object, at: name)
         let path = path(object, at: name)
         var body = JSONValue.object([:])
@@ -267,7 +352,49 @@ struct FieldReader {
         if !both.isEmpty {
             fail("\(name).refused", "\(both.sorted().map(String.init).joined(separator: ", ")) is also in \(name).accepted")
         }
-        return ProbeConfig.Endpoint(method: method, path: path, body: body, accepted: accepted, refused: refused)
+        var signal: ProbeConfig.AcceptedWhen?
+        if let value = object["acceptedWhen"] { signal = acceptedWhen(value, at: "\(name).acceptedWhen") }
+        return ProbeConfig.Endpoint(method: method, path: path, body: body, accepted: accepted, refused: refused, acceptedWhen: signal)
+    }
+
+    /// `{"pointer": "/status", "equals": "attested"}` or `{"header": "X-Attested", "equals": "1"}`.
+    mutating func acceptedWhen(_ value: JSONValue, at field: String) -> ProbeConfig.AcceptedWhen? {
+        guard let object = value.objectValue else {
+            fail(
+                field,
+                "must be an object: {\"pointer\": \"/status\", \"equals\": \"attested\"} or {\"header\": \"X-Attested\", \"equals\": \"1\"}"
+            )
+            return nil
+        }
+        unknown(object, known: ["pointer", "header", "equals"], at: field)
+        guard let equals = object["equals"] else {
+            fail("\(field).equals", "missing: the value that means accepted")
+            return nil
+        }
+        switch (object["pointer"], object["header"]) {
+        case (let pointer?, nil):
+            guard let text = pointer.stringValue, let parsed = JSONPointer(text) else {
+                fail("\(field).pointer", "must be a JSON pointer (RFC 6901), like /status")
+                return nil
+            }
+            return ProbeConfig.AcceptedWhen(source: .pointer(parsed), equals: equals)
+        case (nil, let header?):
+            guard let name = header.stringValue, HTTPToken.isValidName(name) else {
+                fail("\(field).header", "must be a header name, like X-Attested")
+                return nil
+            }
+            guard equals.stringValue != nil else {
+                fail("\(field).equals", "must be a string when acceptedWhen names a header")
+                return nil
+            }
+            return ProbeConfig.AcceptedWhen(source: .header(name), equals: equals)
+        case (nil, nil):
+            fail(field, "needs \"pointer\" or \"header\"")
+            return nil
+        case (_?, _?):
+            fail(field, "has both \"pointer\" and \"header\"; give one")
+            return nil
+        }
     }
 
     mutating func statuses(_ value: JSONValue?, field: String) -> Set<Int> {
@@ -291,7 +418,9 @@ struct FieldReader {
             fail("launchPolicy", "must be an object")
             return nil
         }
-        unknown(object, known: ["allowedValidationCategories", "minimumBundleVersion", "missingLaunchData"], at: "launchPolicy")
+        unknown(
+            object, known: ["allowedValidationCategories", "minimumBundleVersion", "missingLaunchData", "allowedCodeDirectoryHashes"],
+            at: "launchPolicy")
         var policy = LaunchPolicy()
         if let value = object["allowedValidationCategories"] {
             let numbers = value.arrayValue?.compactMap { $0.int64Value.flatMap(UInt32.init(exactly:)) }
@@ -306,6 +435,21 @@ struct FieldReader {
                 policy.minimumBundleVersion = version
             } else {
                 fail("launchPolicy.minimumBundleVersion", "must be dot-separated decimal numbers, like 1.2.3 (got \"\(text)\")")
+            }
+        }
+        if let value = object["allowedCodeDirectoryHashes"] {
+            let hashes = value.arrayValue?.compactMap { item -> [UInt8]? in
+                guard let text = item.stringValue else { return nil }
+                return BinaryText.hex(text)
+            }
+            if let hashes, hashes.count == value.arrayValue?.count, !hashes.isEmpty,
+                hashes.allSatisfy(LaunchPolicy.isCodeDirectoryHashEntry)
+            {
+                policy.allowedCodeDirectoryHashes = hashes
+            } else {
+                fail(
+                    "launchPolicy.allowedCodeDirectoryHashes",
+                    "must be a non-empty list of code-directory hashes in hex, each 32 bytes or 20 (64 or 40 hex digits)")
             }
         }
         policy.missingLaunchData = vocabulary(

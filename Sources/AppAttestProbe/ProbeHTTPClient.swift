@@ -22,9 +22,10 @@ public struct ProbeRequest: Sendable, CustomStringConvertible {
     static let shownBodyCharacters = 300
 }
 
-/// What came back: a status and the body, or why nothing did.
+/// What came back: a status, the body and the headers (names in lower
+/// case, repeated ones joined with ", "), or why nothing did.
 public enum ProbeResponse: Sendable {
-    case answered(status: Int, body: [UInt8])
+    case answered(status: Int, body: [UInt8], headers: [String: String])
     /// Timeout, refused connection, reset, an answer too large: never a verdict.
     case failed(String)
 
@@ -140,7 +141,12 @@ public final class ProbeHTTPClient: Sendable {
                 group.addTask {
                     let response = try await client.execute(prepared, deadline: .now() + timeout)
                     let body = try await response.body.collect(upTo: Self.maxResponseBytes)
-                    return .answered(status: Int(response.status.code), body: Array(body.readableBytesView))
+                    var headers: [String: String] = [:]
+                    for header in response.headers {
+                        let name = header.name.lowercased()
+                        headers[name] = headers[name].map { $0 + ", " + header.value } ?? header.value
+                    }
+                    return .answered(status: Int(response.status.code), body: Array(body.readableBytesView), headers: headers)
                 }
                 group.addTask {
                     // nil: the deadline passed first. Cancelled when the exchange ends first.

@@ -45,6 +45,17 @@ enum ProbeNotes {
         FlagNotes.note(
             "MISSING_CHECK", "an assertion for a key id the server never accepted an attestation for",
             effect: "a key lookup that fails open lets unattested keys through"))
+    static let unattestedKey = note(
+        FlagNotes.note(
+            "MISSING_CHECK", "an assertion for a key whose attestation the server refused but kept (stored as \"unattested\")",
+            effect:
+                "a server that answers a refused attestation 201 and stores the key as unattested, then never checks that mark, accepts assertions from any key"
+        ))
+    static let macShape = note(
+        FlagNotes.note(
+            "EDGE_CASE",
+            "macOS 27 launch data: category 6 (Developer ID) and the keys apple_cd_hash_type_01 and apple_cd_hash_hash_01 in the apple_* map",
+            effect: "a parser that refuses unknown launch-data keys, or knows only the iOS map, refuses every Mac app"))
     static let plainFlags = note(
         FlagNotes.note(
             "EDGE_CASE", "real assertions have flags 0x40 (AT set, UP clear) and no credential data",

@@ -1,7 +1,7 @@
 import ConformanceReports
-import VectorContract
 import Foundation
 import TrustSuiteSupport
+import VectorContract
 
 /// A probe run's results and its reports (docs/probe.md, Output): a
 /// scorecard like `run`'s, accepted-what-must-be-refused first, then
@@ -11,27 +11,49 @@ public struct ProbeReport: Sendable {
     public let target: String
     public let results: [ProbeResult]
     public let seconds: Double
+    /// The config's App ID: SARIF's category names it (never the port).
+    public let appId: String
+    /// The probe config's path, for SARIF's artifact location (made
+    /// relative to the working directory); nil: none is given.
+    public var configFile: String?
+
+    public init(target: String, results: [ProbeResult], seconds: Double, appId: String = "", configFile: String? = nil) {
+        self.target = target
+        self.results = results
+        self.seconds = seconds
+        self.appId = appId
+        self.configFile = configFile
+    }
 
     public func count(_ grade: ProbeGrade) -> Int { results.filter { $0.grade == grade }.count }
 
     /// 0 when every check passed, else 1 (2 is for runs that could not happen).
     public var exitCode: Int32 { results.allSatisfy { $0.grade == .pass } ? 0 : 1 }
 
-    /// Findings in the order the reports list them: dangerous first.
+    /// Findings in the order the reports list them: dangerous first. A
+    /// check that was not run is no finding of its own (its baseline is).
     public var findings: [ProbeResult] {
         [ProbeGrade.acceptedInvalid, .refusedValid, .error].flatMap { grade in results.filter { $0.grade == grade } }
     }
 
+    /// The baseline checks that ran and did not pass while others depend on
+    /// them: the reason the `notRun` checks were not sent.
+    public var failedBaselines: [ProbeResult] {
+        guard results.contains(where: { $0.grade == .notRun }) else { return [] }
+        return results.filter { $0.check.group == "baseline" && $0.grade != .pass && $0.grade != .notRun }
+    }
+
     static let labels: [ProbeGrade: String] = [
         .pass: "passed", .acceptedInvalid: "ACCEPTED what must be refused", .refusedValid: "refused what must be accepted",
-        .error: "error (no verdict)",
+        .error: "error (no verdict)", .notRun: "not run (baseline failed)",
     ]
 
     /// The one-line summary closing the scorecard.
     public var summary: String {
         let verdict = exitCode == 0 ? "PASS" : "FAIL"
+        let notRun = count(.notRun) == 0 ? "" : ", \(count(.notRun)) not run (baseline failed)"
         return "\(verdict): \(count(.pass)) passed, \(count(.acceptedInvalid)) accepted what must be refused, "
-            + "\(count(.refusedValid)) refused what must be accepted, \(count(.error)) errors; "
+            + "\(count(.refusedValid)) refused what must be accepted, \(count(.error)) errors\(notRun); "
             + "\(results.count) checks in \(String(format: "%.2f", seconds)) s"
     }
 
@@ -39,13 +61,21 @@ public struct ProbeReport: Sendable {
 
     public func scorecard() -> String {
         var lines = ["TrustSuite probe — App Attest server at \(TerminalText.escape(target))"]
+        // One failure, one finding: the baseline's reason leads (docs/probe.md).
+        for baseline in failedBaselines {
+            let dependents = results.filter { $0.grade == .notRun && $0.check.dependsOn.contains(baseline.check.id) }.count
+            lines.append(
+                TerminalText.escape("BASELINE FAILED: \(baseline.check.id): \(baseline.message)")
+                    + " — \(dependents) checks that depend on it were not run")
+        }
         let groups = results.reduce(into: [String]()) { if !$0.contains($1.check.group) { $0.append($1.check.group) } }
-        lines.append("group        checks   pass  accInv  refVal  error")
+        lines.append("group        checks   pass  accInv  refVal  error  notRun")
         for group in groups + ["all"] {
             let mine = group == "all" ? results : results.filter { $0.check.group == group }
             let cells =
                 [mine.count]
-                + [ProbeGrade.pass, .acceptedInvalid, .refusedValid, .error].map { grade in mine.filter { $0.grade == grade }.count }
+                + [ProbeGrade.pass, .acceptedInvalid, .refusedValid, .error, .notRun].map { grade in mine.filter { $0.grade == grade }.count
+                }
             lines.append(
                 group.padding(toLength: 12, withPad: " ", startingAt: 0)
                     + cells.map { " " + String(repeating: " ", count: max(0, 6 - String($0).count)) + String($0) }.joined())
@@ -62,6 +92,11 @@ public struct ProbeReport: Sendable {
                 if let last = result.exchanges.last { lines.append("     last request: " + TerminalText.escape(last.summary)) }
             }
         }
+        let notRun = results.filter { $0.grade == .notRun }
+        if !notRun.isEmpty {
+            lines.append("")
+            lines.append("Not run (baseline failed) (\(notRun.count)): " + notRun.map(\.check.id).joined(separator: ", "))
+        }
         lines.append("")
         lines.append(summary)
         return lines.joined(separator: "\n")
@@ -72,14 +107,20 @@ public struct ProbeReport: Sendable {
     public func json() -> String {
         var totals: [String: JSONValue] = ["checks": .int(Int64(results.count))]
         for grade in ProbeGrade.allCases { totals[grade.rawValue] = .int(Int64(count(grade))) }
-        let ordered = findings + results.filter { $0.grade == .pass }
-        return JSONValue.object([
-            "schema": .string("trustsuite-probe-report/1"),
-            "target": .string(target),
-            "seconds": .double(seconds),
-            "summary": .object(totals),
-            "checks": .array(ordered.map(Self.object)),
-        ]).jsonText
+        let ordered = findings + results.filter { $0.grade == .notRun } + results.filter { $0.grade == .pass }
+        var baseline: [String: JSONValue] = [:]
+        if let failed = failedBaselines.first {
+            baseline = ["failedBaseline": .object(["id": .string(failed.check.id), "message": .string(failed.message)])]
+        }
+        return JSONValue.object(
+            baseline.merging([
+                "schema": .string("trustsuite-probe-report/1"),
+                "target": .string(target),
+                "seconds": .double(seconds),
+                "summary": .object(totals),
+                "checks": .array(ordered.map(Self.object)),
+            ]) { first, _ in first }
+        ).jsonText
     }
 
     static func object(_ result: ProbeResult) -> JSONValue {
@@ -89,6 +130,7 @@ public struct ProbeReport: Sendable {
             "message": .string(result.message), "seconds": .double(result.seconds),
             "bugClass": noteObject(result.check.note),
         ]
+        if !result.check.dependsOn.isEmpty { object["dependsOn"] = .array(result.check.dependsOn.map(JSONValue.string)) }
         object["exchanges"] = .array(
             result.exchanges.map { exchange in
                 var entry: [String: JSONValue] = [
@@ -97,7 +139,7 @@ public struct ProbeReport: Sendable {
                 ]
                 if let body = exchange.request.body { entry["body"] = .string(BoundedText.cut(body)) }
                 switch exchange.response {
-                case .answered(let status, let body):
+                case .answered(let status, let body, _):
                     entry["status"] = .int(Int64(status))
                     entry["answer"] = .string(String(decoding: body.prefix(ProbeRequest.shownBodyCharacters), as: UTF8.self))
                 case .failed(let reason):
@@ -116,35 +158,40 @@ public struct ProbeReport: Sendable {
         return .object(object)
     }
 
+    // MARK: Findings
+
+    /// A check's result as the neutral finding every report writer takes
+    /// (ConformanceReports): a wrong verdict is a failure with the bug class
+    /// as its text, an error has no verdict, a check not run is skipped.
+    func finding(_ result: ProbeResult, location: Finding.Location? = nil) -> Finding {
+        let check = result.check
+        let outcome: Finding.Outcome =
+            switch result.grade {
+            case .pass: .pass
+            case .acceptedInvalid, .refusedValid: .failure
+            case .error: .error
+            case .notRun: .skipped
+            }
+        let rule: [String: JSONValue] = ["group": .string(check.group), "expected": .string(check.expected.rawValue)]
+        return Finding(
+            id: check.id, group: check.group, outcome: outcome, kind: outcome == .failure ? result.grade.rawValue : nil,
+            message: result.message, detail: outcome == .failure ? check.note.helpText : nil, seconds: result.seconds,
+            level: Finding.Level(level: result.grade == .refusedValid ? "warning" : "error"),
+            rule: Finding.Rule(
+                id: check.id, name: check.id, shortDescription: check.sends, help: check.note.helpText, helpURI: check.note.links.first,
+                properties: rule),
+            location: location, summary: "\(check.id): \(Self.labels[result.grade] ?? "") — \(result.message)",
+            fingerprint: "trustsuiteProbeCheck/v1",
+            properties: ["grade": .string(result.grade.rawValue), "target": .string(target)])
+    }
+
     // MARK: JUnit
 
+    /// One testsuite, named by the target; a check not run is `skipped`.
     public func junit() -> String {
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml +=
-            "<testsuites name=\"trustsuite-probe\" tests=\"\(results.count)\" failures=\"\(count(.acceptedInvalid) + count(.refusedValid))\" "
-            + "errors=\"\(count(.error))\" time=\"\(seconds)\">\n"
-        xml +=
-            "  <testsuite name=\"\(XMLText.attribute(target))\" tests=\"\(results.count)\" "
-            + "failures=\"\(count(.acceptedInvalid) + count(.refusedValid))\" errors=\"\(count(.error))\">\n"
-        for result in results {
-            xml +=
-                "    <testcase classname=\"\(XMLText.attribute(result.check.group))\" name=\"\(XMLText.attribute(result.check.id))\" "
-                + "time=\"\(result.seconds)\""
-            switch result.grade {
-            case .pass:
-                xml += "/>\n"
-                continue
-            case .acceptedInvalid, .refusedValid:
-                xml +=
-                    ">\n      <failure type=\"\(result.grade.rawValue)\" message=\"\(XMLText.attribute(result.message))\">"
-                    + XMLText.text(result.check.note.helpText) + "</failure>\n"
-            case .error:
-                xml += ">\n      <error message=\"\(XMLText.attribute(result.message))\"/>\n"
-            }
-            xml += "    </testcase>\n"
-        }
-        xml += "  </testsuite>\n</testsuites>\n"
-        return xml
+        JUnitReport(
+            name: "trustsuite-probe", seconds: seconds, suites: [JUnitReport.Suite(name: target, findings: results.map { finding($0) })]
+        ).xml
     }
 
     // MARK: Markdown
@@ -152,62 +199,51 @@ public struct ProbeReport: Sendable {
     public func markdown() -> String {
         var lines = [
             "# App Attest server probe", "", "Target: `\(target)`. \(summary).", "",
-            "| check | expected | result | what the device sends | bug class |", "|---|---|---|---|---|",
         ]
-        for result in findings + results.filter({ $0.grade == .pass }) {
+        for baseline in failedBaselines {
+            lines += [
+                "**Baseline failed**: `\(baseline.check.id)`: \(MarkdownText.cell(baseline.message)); the checks that depend on it were not run.",
+                "",
+            ]
+        }
+        let rows: [[MarkdownTable.Cell]] = (findings + results.filter { $0.grade == .notRun } + results.filter { $0.grade == .pass }).map {
+            result in
             let grade = result.grade == .acceptedInvalid ? "**\(Self.labels[result.grade] ?? "")**" : Self.labels[result.grade] ?? ""
             let links = result.check.note.links.enumerated().map { "[\($0.offset + 1)](\($0.element))" }.joined(separator: " ")
-            let cells = [
-                result.check.id, result.check.expected.rawValue, grade, result.check.sends,
-                result.check.note.description + (links.isEmpty ? "" : " " + links),
+            // The message can quote the server (a challenge, an answer): quoted, so it renders as text (issue 44 item 6).
+            let shown: MarkdownTable.Cell =
+                result.grade == .pass || result.grade == .notRun ? .text(grade) : .textThenQuoted(grade + ": ", result.message)
+            return [
+                .text(result.check.id), .text(result.check.expected.rawValue), shown, .text(result.check.sends),
+                .text(result.check.note.description + (links.isEmpty ? "" : " " + links)),
             ]
-            .map { $0.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ") }
-            // The message can quote the server (a challenge, an answer): a code span, so it renders as text (issue 44 item 6).
-            let message = result.grade == .pass ? "" : ": " + MarkdownText.cell(result.message)
-            lines.append(
-                "| " + cells[0] + " | " + cells[1] + " | " + cells[2] + message + " | " + cells[3...].joined(separator: " | ") + " |")
         }
-        return lines.joined(separator: "\n") + "\n"
+        let table = MarkdownTable(
+            columns: ["check", "expected", "result", "what the device sends", "bug class"].map { (.text($0), "---") }, rows: rows)
+        return (lines + table.lines).joined(separator: "\n") + "\n"
     }
 
     // MARK: SARIF
 
     /// SARIF 2.1.0: one rule per check that did not pass (its bug class as
     /// help), one result each; accepted-invalid and errors at `error`,
-    /// refused-valid at `warning`, as `run --sarif` grades them.
+    /// refused-valid at `warning`, as `run --sarif` grades them; checks not
+    /// run are no results (their baseline is). Stable from run to run
+    /// (docs/probe.md, Amendments (round 4)): the category
+    /// (`automationDetails.id`) names the probe and the App ID, never the
+    /// port; each result's location is the probe config, relative to the
+    /// working directory, and the check as a logical location; the target
+    /// URL is a property.
     public func sarif() -> String {
-        var rules: [JSONValue] = []
-        var out: [JSONValue] = []
-        for (index, result) in findings.enumerated() {
-            let check = result.check
-            var rule: [String: JSONValue] = [
-                "id": .string(check.id), "name": .string(check.id),
-                "shortDescription": .object(["text": .string(check.sends)]),
-                "help": .object(["text": .string(check.note.helpText)]),
-                "properties": .object(["group": .string(check.group), "expected": .string(check.expected.rawValue)]),
-            ]
-            if let link = check.note.links.first { rule["helpUri"] = .string(link) }
-            rules.append(.object(rule))
-            out.append(
-                .object([
-                    "ruleId": .string(check.id), "ruleIndex": .int(Int64(index)),
-                    "level": .string(result.grade == .refusedValid ? "warning" : "error"),
-                    "message": .object(["text": .string("\(check.id): \(Self.labels[result.grade] ?? "") — \(result.message)")]),
-                    "locations": .array([
-                        .object([
-                            "physicalLocation": .object(["artifactLocation": .object(["uri": .string(target)])]),
-                            "logicalLocations": .array([.object(["fullyQualifiedName": .string(check.id)])]),
-                        ])
-                    ]),
-                    "partialFingerprints": .object(["trustsuiteProbeCheck/v1": .string(check.id)]),
-                    "properties": .object(["grade": .string(result.grade.rawValue)]),
-                ]))
-        }
-        let run: JSONValue = .object([
-            "tool": .object(["driver": .object(["name": .string("trustsuite probe"), "rules": .array(rules)])]),
-            "automationDetails": .object(["id": .string("trustsuite-probe/\(target)/")]),
-            "results": .array(out),
-        ])
-        return JSONValue.object(["$schema": .string(SARIFLog.schemaURI), "version": .string("2.1.0"), "runs": .array([run])]).jsonText
+        let location = configFile.map { Finding.Location(uri: SARIFLog.relativeToWorkingDirectory($0)) }
+        let run = SARIFLog.Run(
+            tool: "trustsuite probe", automationId: sarifCategory, findings: findings.map { finding($0, location: location) })
+        return SARIFLog(runs: [run]).json
+    }
+
+    /// `trustsuite-probe/appattest/APPID/`: the same for every run against
+    /// the same app, whatever port the server got.
+    public var sarifCategory: String {
+        "trustsuite-probe/appattest/" + (appId.isEmpty ? "" : appId + "/")
     }
 }

@@ -12,6 +12,12 @@ public struct ProbeRunner: Sendable {
     /// Check ids to run (empty: all that apply).
     public var only: [String] = []
     public var allowRemote = false
+    /// `--wait-ready SECONDS`: how long the first challenge request is
+    /// retried (with back-off) before the server is declared unreachable;
+    /// nil: one try (docs/probe.md, Readiness).
+    public var waitReadySeconds: Double? = nil
+    /// Longest `--wait-ready` accepted (as `timeoutSeconds`: a typo must not hold a CI job for hours).
+    public static let maxWaitReadySeconds = 600.0
 
     public init(config: ProbeConfig, device: SoftwareDevice) {
         self.config = config
@@ -56,21 +62,68 @@ public struct ProbeRunner: Sendable {
         let start = ContinuousClock.now
         // The server must answer a challenge request before any check runs.
         do {
-            _ = try await session.challenge()
+            try await waitUntilReady(session)
         } catch {
             await client.shutdown()
-            let request = error.exchange.map { $0.request.method + " " + $0.request.path + ": " } ?? ""
-            throw ProbeError(
-                .serverUnreachable, "the server at \(config.baseURL.absoluteString) did not give a challenge: \(request)\(error.message)")
+            throw error
         }
         var results: [ProbeResult] = []
         for (index, check) in checks.enumerated() {
-            let result = await Self.run(check, session: session)
+            let result: ProbeResult
+            if let failed = check.dependsOn.lazy.compactMap({ id in results.first { $0.check.id == id && $0.grade != .pass } }).first {
+                result = ProbeResult(
+                    check: check, grade: .notRun, message: "notRun (baseline failed): \(failed.check.id) did not pass", exchanges: [],
+                    seconds: 0)
+            } else {
+                result = await Self.run(check, session: session)
+            }
             results.append(result)
             progress(result, index + 1, checks.count)
         }
         await client.shutdown()
-        return ProbeReport(target: config.baseURL.absoluteString, results: results, seconds: (ContinuousClock.now - start).seconds)
+        return ProbeReport(
+            target: config.baseURL.absoluteString, results: results, seconds: (ContinuousClock.now - start).seconds,
+            appId: config.appId)
+    }
+
+    /// Asks for a challenge until one comes: once without `waitReadySeconds`,
+    /// else retried with back-off (0.1 s doubling to 1 s) until that many
+    /// seconds have passed since the first try; then the server is unreachable.
+    func waitUntilReady(_ session: ProbeSession) async throws(ProbeError) {
+        let start = ContinuousClock.now
+        let limit = waitReadySeconds.map { Duration.milliseconds(Int64(min(max($0, 0), Self.maxWaitReadySeconds) * 1000)) }
+        var pause = Duration.milliseconds(100)
+        var attempts = 0
+        while true {
+            attempts += 1
+            let failure: ProbeStepFailure
+            do {
+                _ = try await session.challenge()
+                return
+            } catch {
+                failure = error
+            }
+            let request = failure.exchange.map { $0.request.method + " " + $0.request.path + ": " } ?? ""
+            // Retried: no answer (nothing listens yet, a reset, a timeout) or a 5xx (starting up).
+            // An answer below 500 is the server's word: a wrong path or pointer does not heal by waiting.
+            var retryable = true
+            if case .answered(let status, _, _)? = failure.exchange?.response, status < 500 { retryable = false }
+            guard let limit, retryable else {
+                throw ProbeError(
+                    .serverUnreachable,
+                    "the server at \(config.baseURL.absoluteString) did not give a challenge: \(request)\(failure.message)")
+            }
+            let elapsed = ContinuousClock.now - start
+            guard elapsed + pause <= limit else {
+                let seconds = waitReadySeconds.map { String(format: "%g", $0) } ?? "0"
+                throw ProbeError(
+                    .serverUnreachable,
+                    "the server at \(config.baseURL.absoluteString) did not give a challenge within --wait-ready \(seconds) s "
+                        + "(\(attempts) \(attempts == 1 ? "try" : "tries")); the last: \(request)\(failure.message)")
+            }
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .seconds(1))
+        }
     }
 
     static func run(_ check: ProbeCheck, session: ProbeSession) async -> ProbeResult {
@@ -81,8 +134,7 @@ public struct ProbeRunner: Sendable {
         do {
             let judged = try await check.body(session)
             (grade, message) = ProbeResult.grade(check, judged: judged) { exchange in
-                let endpoint = exchange.request.kind == .assert ? session.config.assert : session.config.attest
-                return (endpoint.accepted, endpoint.refused)
+                exchange.request.kind == .assert ? session.config.assert : session.config.attest
             }
         } catch {
             (grade, message) = (.error, error.message)

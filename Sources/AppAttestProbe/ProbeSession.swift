@@ -59,7 +59,7 @@ public final class ProbeSession: Sendable {
         switch exchange.response {
         case .failed(let reason):
             throw ProbeStepFailure("challenge request: \(reason)", exchange: exchange)
-        case .answered(let status, let body):
+        case .answered(let status, let body, _):
             guard (200..<300).contains(status) else {
                 throw ProbeStepFailure("challenge request answered \(status), not 2xx", exchange: exchange)
             }
@@ -128,9 +128,12 @@ public final class ProbeSession: Sendable {
     }
 
     /// A new key the server accepted (a setup step: a refusal means the check cannot be judged).
-    func registeredKey(_ options: SoftwareDevice.AttestOptions? = nil) async throws(ProbeStepFailure) -> RegisteredKey {
+    func registeredKey(_ options: SoftwareDevice.AttestOptions? = nil, _ what: String = "a valid attestation")
+        async throws(ProbeStepFailure)
+        -> RegisteredKey
+    {
         let (made, request) = try await preparedAttestation(options ?? launch.conformingAttest)
-        try expectAccepted(await send(request), setup: "a valid attestation")
+        try expectAccepted(await send(request), setup: what)
         return RegisteredKey(keyId: made.attestedKeyId)
     }
 
@@ -159,12 +162,36 @@ public final class ProbeSession: Sendable {
 
     func expectAccepted(_ exchange: ProbeExchange, setup what: String) throws(ProbeStepFailure) {
         let endpoint = exchange.request.kind == .assert ? config.assert : config.attest
-        switch exchange.response {
-        case .answered(let status, _) where endpoint.accepted.contains(status):
+        switch endpoint.read(exchange.response) {
+        case .accepted:
             return
-        case .answered(let status, _):
+        case .refused(let status, let signal?):
+            throw ProbeStepFailure(
+                "setup: the server answered \(status) to \(what) but signalled a refusal in the answer (\(signal)); "
+                    + "it must accept it; the check cannot be judged", exchange: exchange)
+        case .refused(let status, nil), .neither(let status):
             throw ProbeStepFailure(
                 "setup: the server answered \(status) to \(what), which it must accept; the check cannot be judged",
+                exchange: exchange)
+        case .failed(let reason):
+            throw ProbeStepFailure("setup: \(what): \(reason)", exchange: exchange)
+        }
+    }
+
+    /// A setup step whose request a correct server refuses (the check then
+    /// judges what follows): accepted, or no verdict, means the check cannot be judged.
+    func expectRefused(_ exchange: ProbeExchange, setup what: String) throws(ProbeStepFailure) {
+        let endpoint = exchange.request.kind == .assert ? config.assert : config.attest
+        switch endpoint.read(exchange.response) {
+        case .refused:
+            return
+        case .accepted(let status):
+            throw ProbeStepFailure(
+                "setup: the server accepted \(what) with \(status), which it must refuse (another check reports it); "
+                    + "the check cannot be judged", exchange: exchange)
+        case .neither(let status):
+            throw ProbeStepFailure(
+                "setup: status \(status) to \(what) is in neither the accepted nor the refused list; the check cannot be judged",
                 exchange: exchange)
         case .failed(let reason):
             throw ProbeStepFailure("setup: \(what): \(reason)", exchange: exchange)

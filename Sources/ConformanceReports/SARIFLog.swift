@@ -122,10 +122,19 @@ public struct SARIFLog: Sendable {
         if let below = relative(absolute, below: checkout) {
             return Finding.Location(uri: encoded(below), uriBaseId: checkoutBaseId, line: line)
         }
+        return Finding.Location(uri: relativeToWorkingDirectory(absolute), line: line)
+    }
+
+    /// `path` relative to the working directory, with `..` steps when it is
+    /// not below it, percent-encoded: never the absolute path of the machine
+    /// that ran.
+    public static func relativeToWorkingDirectory(_ path: String) -> String {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
         let from = here.split(separator: "/"), to = absolute.split(separator: "/")
         let shared = zip(from, to).prefix { $0 == $1 }.count
         let steps = Array(repeating: "..", count: from.count - shared) + to.dropFirst(shared).map(String.init)
-        return Finding.Location(uri: encoded(steps.joined(separator: "/")), line: line)
+        return encoded(steps.joined(separator: "/"))
     }
 
     /// `path` relative to `folder` when it is below it.

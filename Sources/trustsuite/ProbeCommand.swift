@@ -28,7 +28,10 @@ struct ProbeAppAttestCommand: AsyncParsableCommand {
             Without --state a new device is made in a temporary folder and removed after the run. \
             Requests go only to baseURL, which must be loopback unless --allow-remote. Exit status: 0 every \
             check passed; 1 any did not (accepted what must be refused, refused what must be accepted, or an \
-            error such as a timeout); 2 the probe could not run (bad config, server unreachable at the start).
+            error such as a timeout, or checks not run because the baseline failed); 2 the probe could not run \
+            (bad config, server unreachable at the start). --wait-ready SECONDS retries the first challenge \
+            request (back-off 0.1 s to 1 s) until the server answers or SECONDS pass, so a script may start the \
+            server and the probe together.
             """
     )
 
@@ -53,11 +56,27 @@ struct ProbeAppAttestCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write a SARIF 2.1.0 log here.", valueName: "file"))
     var sarif: String?
 
+    @Option(
+        name: .customLong("wait-ready"),
+        help: ArgumentHelp(
+            "Wait up to this many seconds for the server to give its first challenge (retried with back-off; at most 600).",
+            valueName: "seconds"))
+    var waitReady: Double?
+
     @Flag(name: .long, help: "Allow a baseURL that is not loopback (the probe sends forged objects).")
     var allowRemote = false
 
     @Flag(name: .long, help: "No progress lines on stderr.")
     var quiet = false
+
+    func validate() throws {
+        if let waitReady {
+            guard waitReady.isFinite, waitReady > 0, waitReady <= ProbeRunner.maxWaitReadySeconds else {
+                throw ValidationError(
+                    "--wait-ready must be a number of seconds, more than 0 and at most \(Int(ProbeRunner.maxWaitReadySeconds))")
+            }
+        }
+    }
 
     func run() async throws {
         for path in [json, junit, markdown, sarif].compactMap({ $0 }) { try OutputFile.check(path) }
@@ -72,8 +91,9 @@ struct ProbeAppAttestCommand: AsyncParsableCommand {
         defer { if state == nil { try? FileManager.default.removeItem(at: runner.device.stateDirectory.deletingLastPathComponent()) } }
         runner.only = only
         runner.allowRemote = allowRemote
+        runner.waitReadySeconds = waitReady
         let progress = !quiet && isatty(STDERR_FILENO) == 1
-        let report: ProbeReport
+        var report: ProbeReport
         do {
             report = try await runner.run { result, done, total in
                 guard progress else { return }
@@ -82,6 +102,7 @@ struct ProbeAppAttestCommand: AsyncParsableCommand {
         } catch {
             throw CLIError(error.description)
         }
+        report.configFile = config
         print(report.scorecard())
         if let json { try OutputFile.write(report.json(), to: json) }
         if let junit { try OutputFile.write(report.junit(), to: junit) }

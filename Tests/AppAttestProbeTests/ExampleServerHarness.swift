@@ -15,11 +15,15 @@ struct HarnessError: Error, CustomStringConvertible {
 /// A software device in a fresh folder, and the example server's config for it.
 struct ProbeFixture {
     static let appId = "ABCDE12345.org.trustsuite.probe"
+    /// A code-directory hash the policy allows (any 32 bytes: the probe sends the allowlist's first entry).
+    static let allowedHash = Array(repeating: UInt8(0xCD), count: 32)
     /// A policy with every rule, so every launch-policy check runs.
     static let fullPolicy = LaunchPolicy(
         allowedValidationCategories: [3, 4], minimumBundleVersion: BundleVersion("2.1"),
-        missingLaunchData: .reject)
-    static let fullPolicyJSON = #"{"allowedValidationCategories": [3, 4], "minimumBundleVersion": "2.1", "missingLaunchData": "reject"}"#
+        missingLaunchData: .reject, allowedCodeDirectoryHashes: [allowedHash])
+    static let fullPolicyJSON =
+        #"{"allowedValidationCategories": [3, 4], "minimumBundleVersion": "2.1", "missingLaunchData": "reject", "allowedCodeDirectoryHashes": [""#
+        + BinaryText.hex(allowedHash) + #""]}"#
 
     let folder: URL
     let device: SoftwareDevice
@@ -31,14 +35,14 @@ struct ProbeFixture {
     }
 
     /// The example server's probe config (docs/probe.md's, with this port and an optional policy).
-    static func configText(port: Int, policy: String? = nil, timeout: Double? = nil) -> String {
+    static func configText(port: Int, policy: String? = nil, timeout: Double? = nil, acceptedWhen: Bool = true) -> String {
         let extra = (policy.map { ",\n  \"launchPolicy\": \($0)" } ?? "") + (timeout.map { ",\n  \"timeoutSeconds\": \($0)" } ?? "")
-        return ProbeConfigText.exampleServer(baseURL: "http://127.0.0.1:\(port)", appId: appId, extra: extra)
+        return ProbeConfigText.exampleServer(baseURL: "http://127.0.0.1:\(port)", appId: appId, extra: extra, acceptedWhen: acceptedWhen)
     }
 
-    static func config(port: Int, policy: String? = nil, timeout: Double? = nil) throws -> ProbeConfig {
-        let value = try JSONDecoder().decode(JSONValue.self, from: Data(configText(port: port, policy: policy, timeout: timeout).utf8))
-        return try ProbeConfig.parse(value)
+    static func config(port: Int, policy: String? = nil, timeout: Double? = nil, acceptedWhen: Bool = true) throws -> ProbeConfig {
+        let text = configText(port: port, policy: policy, timeout: timeout, acceptedWhen: acceptedWhen)
+        return try ProbeConfig.parse(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)))
     }
 
     func remove() { try? FileManager.default.removeItem(at: folder) }
@@ -57,10 +61,10 @@ final class RunningExampleServer: Sendable {
 
     static func start(
         device: SoftwareDevice, stateFile: URL?, policy: LaunchPolicy? = nil,
-        flaws: Set<ExampleServerFlaw> = []
+        flaws: Set<ExampleServerFlaw> = [], port: Int = 0
     ) async throws -> RunningExampleServer {
         var configuration = ExampleServer.Configuration(
-            port: 0, appId: device.appId, environment: device.environment,
+            port: port, appId: device.appId, environment: device.environment,
             trustAnchors: [try device.testRoots.attestation], stateFile: stateFile,
             launchPolicy: policy)
         configuration.shutdownSignals = []

@@ -25,7 +25,7 @@ import TrustSuiteSupport
     static func exchange(_ body: String) -> ProbeExchange {
         ProbeExchange(
             request: ProbeRequest(kind: .challenge, method: "POST", path: "/c", headers: [], body: nil),
-            response: .answered(status: 200, body: Array(body.utf8)))
+            response: .answered(status: 200, body: Array(body.utf8), headers: [:]))
     }
 
     /// A challenge longer than `maxChallengeCharacters` is that step's

@@ -37,12 +37,13 @@ import TrustSuiteSupport
         }
         for result in report.results { #expect(result.grade == .pass, "\(result.check.id): \(result.message)") }
         #expect(report.results.map(\.check.id) == ProbeCatalog.allIds)
-        #expect(report.results.filter { $0.check.group == "launch" }.count == 6)
+        #expect(report.results.filter { $0.check.group == "launch" }.count == 8)
     }
 
-    /// A server that refuses everything passes no must-refuse check: each
-    /// needs its setup accepted first, else it is an error.
-    @Test func aServerThatRefusesEverythingPassesNothing() async throws {
+    /// A server that refuses everything passes no check (spec/probe.md,
+    /// Amendments (round 4): one failure, one finding): the baseline is
+    /// its one finding and every other check is `notRun`, never passed.
+    @Test func aServerThatRefusesEverythingGetsOneBaselineFinding() async throws {
         let fixture = try ProbeFixture()
         defer { fixture.remove() }
         let other = try SoftwareDevice.create(
@@ -52,15 +53,10 @@ import TrustSuiteSupport
         let report = try await RunningExampleServer.with(device: other) { server in
             try await ProbeRunner(config: ProbeFixture.config(port: server.port), device: fixture.device).run()
         }
-        let passed = report.results.filter { $0.grade == .pass }.map(\.check.id)
-        // Only checks whose judged request needs no accepted setup can pass.
-        let noSetup = Set(
-            ProbeCatalog.allIds.filter { $0.hasPrefix("binding.") || $0.hasPrefix("trust.") }
-                + ["challenge.never-issued", "signatures.unknown-key"]
-        ).subtracting(["binding.assertion-app-id"])
-        #expect(Set(passed).isSubset(of: noSetup), "\(passed)")
-        #expect(report.results.first { $0.check.id == "replay.equal-counter" }?.grade == .error)
-        #expect(report.results.first { $0.check.id == "baseline.attestation" }?.grade == .refusedValid)
+        #expect(report.findings.map(\.check.id) == ["baseline.attestation"])
+        #expect(report.findings.first?.grade == .refusedValid)
+        #expect(report.count(.pass) == 0)
+        #expect(report.count(.notRun) == report.results.count - 1)
         #expect(report.exitCode == 1)
     }
 

@@ -37,16 +37,21 @@ import Testing
         Mutant(check: "signatures.foreign-key", flaws: [.skipAssertionStep(.signatureInvalid)]),
         Mutant(check: "signatures.prehashed-nonce", flaws: [.skipAssertionStep(.signatureInvalid)]),
         Mutant(check: "signatures.unknown-key", flaws: [.failOpenUnknownKey]),
+        Mutant(check: "signatures.unattested-key", flaws: [.storeUnattestedKeys]),
         Mutant(check: "ios27.attestation-map", flaws: [.refuseTrailingAttestationData]),
         Mutant(check: "ios27.assertion-0x40", flaws: [.requireUserPresence]),
         Mutant(check: "ios27.assertion-0x40-map", flaws: [.refuseTrailingAssertionData]),
         Mutant(check: "ios27.assertion-0xC0-map", flaws: [.refuseUnknownFlags]),
+        Mutant(check: "macos27.attestation", flaws: [.refuseMacAttestationData]),
+        Mutant(check: "macos27.assertion", flaws: [.refuseMacAssertionData]),
         Mutant(check: "launch.category-attestation", flaws: [.ignoreLaunchPolicy]),
         Mutant(check: "launch.category-assertion", flaws: [.ignoreLaunchPolicy]),
         Mutant(check: "launch.bundle-version-attestation", flaws: [.ignoreLaunchPolicy]),
         Mutant(check: "launch.bundle-version-assertion", flaws: [.ignoreLaunchPolicy]),
         Mutant(check: "launch.missing-data-attestation", flaws: [.ignoreLaunchPolicy]),
         Mutant(check: "launch.missing-data-assertion", flaws: [.ignoreLaunchPolicy]),
+        Mutant(check: "launch.code-directory-hash-attestation", flaws: [.ignoreCodeDirectoryHashAllowlist]),
+        Mutant(check: "launch.code-directory-hash-assertion", flaws: [.ignoreCodeDirectoryHashAllowlist]),
     ]
 
     @Test func everyCheckHasABrokenVariant() {
