@@ -108,8 +108,19 @@ static int descends(const struct proc_entry *entries, size_t count, pid_t pid, p
     return 0;
 }
 
+/// The adapter (the watchdog's one child of its own) and, once it ended, its status.
+static pid_t adapter_pid = 0;
+static int adapter_ended = 0;
+static int adapter_status = 0;
+
 static void reap_children(void) {
-    while (waitpid(-1, NULL, WNOHANG) > 0) {
+    int status = 0;
+    pid_t ended;
+    while ((ended = waitpid(-1, &status, WNOHANG)) > 0) {
+        if (adapter_pid > 0 && ended == adapter_pid) {
+            adapter_ended = 1;
+            adapter_status = status;
+        }
     }
 }
 
@@ -185,6 +196,7 @@ static void run_watchdog(int argc, char **argv) {
 
     pid_t self = getpid();
     pid_t adapter = fork();
+    adapter_pid = adapter;
     if (adapter < 0) {
         dprintf(2, "trustsuite watchdog: cannot fork: %s\n", strerror(errno));
         _exit(127);
@@ -219,18 +231,18 @@ static void run_watchdog(int argc, char **argv) {
             char bytes[64];
             ssize_t count = read(lifeline, bytes, sizeof bytes);
             if (count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN)) {
-                // The runner is gone: so is everything it started.
+                // The runner is gone, or stops the adapter: so is everything
+                // below; the adapter's end is this one's.
                 trustsuite_kill_descendants(10000, 1);
+                reap_children();
+                if (adapter_ended) end_like(adapter_status);
                 _exit(0);
             }
         }
-        int status = 0;
-        pid_t ended;
-        while ((ended = waitpid(-1, &status, WNOHANG)) > 0) {
-            if (ended == adapter) {
-                trustsuite_kill_descendants(10000, 1);
-                end_like(status);
-            }
+        reap_children();
+        if (adapter_ended) {
+            trustsuite_kill_descendants(10000, 1);
+            end_like(adapter_status);
         }
     }
 }

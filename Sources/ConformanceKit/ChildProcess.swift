@@ -196,15 +196,23 @@ final class ChildProcess: @unchecked Sendable {
             kill(-pid, SIGTERM)
             _ = exitStatus(within: grace)
         }
+        // The watchdog, told by its lifeline's end, SIGKILLs everything below
+        // it (a daemon without the token whose parents are gone included)
+        // and ends as the adapter did; it is waited for before its group is
+        // killed, which would orphan what is below it to this process.
+        let lifeline = lock.withLock {
+            defer { lifelineFD = -1 }
+            return lifelineFD
+        }
+        if lifeline >= 0 {
+            close(lifeline)
+            _ = exitStatus(within: .seconds(2))
+        }
         // The leader may be gone while members of its group live on
         // (`sh -c 'sleeper & exec adapter'`): the group is killed regardless.
         kill(-pid, SIGKILL)
         let status = reap(blocking: true) ?? 0
         killDescendants()
-        // The watchdog is gone by now; were it not, this ends it and what is below it.
-        lock.withLock {
-            if lifelineFD >= 0 { close(lifelineFD); lifelineFD = -1 }
-        }
         // SIGKILL is delivered at once but a process takes a moment to die.
         let deadline = ContinuousClock.now + .seconds(2)
         while Self.groupHasLiveMembers(pid) && ContinuousClock.now < deadline { usleep(2_000) }
