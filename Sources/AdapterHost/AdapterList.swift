@@ -33,8 +33,9 @@ public struct AdapterList: Sendable {
     public let folder: URL
     public let entries: [Entry]
 
-    /// Reads and checks a list: known schema, at least one entry, names
-    /// unique and not "reference", every field non-empty, known families.
+    /// Reads and checks a list: known schema, at least one entry, plain
+    /// names (``isPlainName(_:)``) unique ignoring case and not
+    /// "reference", every field non-empty, known families.
     public static func load(path: String) throws(VectorLoadError) -> AdapterList {
         let bytes: [UInt8]
         do {
@@ -57,8 +58,15 @@ public struct AdapterList: Sendable {
             guard !fields.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }), !entry.families.isEmpty else {
                 throw VectorLoadError(path: path, "adapter \"\(entry.name)\": every field must be non-empty")
             }
-            guard names.insert(entry.name).inserted else {
-                throw VectorLoadError(path: path, "adapter name \"\(entry.name)\" is used twice (\"reference\" is taken)")
+            guard Self.isPlainName(entry.name) else {
+                throw VectorLoadError(
+                    path: path,
+                    "adapter name \"\(Self.shown(entry.name))\" is not a plain name (ASCII letters, digits, '.', '_', '+', '-', "
+                        + "starting with a letter or digit, at most \(Self.maxNameLength)): it names the adapter's folder beside the list")
+            }
+            guard names.insert(entry.name.lowercased()).inserted else {
+                throw VectorLoadError(
+                    path: path, "adapter name \"\(entry.name)\" is used twice (ignoring case; \"reference\" is taken)")
             }
             if let unknown = entry.families.first(where: { Family(rawValue: $0) == nil }) {
                 throw VectorLoadError(path: path, "adapter \"\(entry.name)\": unknown family \"\(unknown)\"")

@@ -15,10 +15,18 @@ import Darwin
 /// orphaned descendants become its children, not init's), every descendant
 /// inherits a token in its environment (`TRUSTSUITE_ADAPTER_TOKEN`), and
 /// stopping kills every process holding the token or descending from the
-/// leader. The shell gets `PR_SET_PDEATHSIG` = SIGKILL (through `setpriv`,
-/// from a thread that lives as long as the runner), kept by the adapter when
-/// the shell execs it (a lone simple command, or `exec …`), so a SIGKILLed
-/// runner does not leave it hung.
+/// leader.
+///
+/// On Linux the leader is a watchdog (`CProcessControl/watchdog.c`, this
+/// program run again): the shell's parent and the subreaper of everything
+/// the adapter starts, holding a pipe from the runner. When the runner dies,
+/// by any signal SIGKILL included, the pipe ends and the watchdog SIGKILLs
+/// every process below it (issue 44, item 8). When the shell ends, the
+/// watchdog kills what is left below it and ends the same way (its status
+/// is the adapter's). Where the watchdog cannot run, the shell gets
+/// `PR_SET_PDEATHSIG` = SIGKILL (through `setpriv`, from a thread that
+/// lives as long as the runner), kept by the adapter when the shell execs
+/// it (a lone simple command, or `exec …`).
 ///
 /// The child starts with an empty signal mask and default signal actions
 /// (whatever the runner blocks or ignores is not inherited). Stopping it
@@ -41,6 +49,12 @@ final class ChildProcess: @unchecked Sendable {
     /// util-linux's `setpriv` (Essential on Debian), which sets the
     /// parent-death signal and execs the shell; nil where it is missing.
     static let setpriv: String? = ["/usr/bin/setpriv", "/bin/setpriv"].first { access($0, X_OK) == 0 }
+
+    /// Whether adapters start under the watchdog (Linux, with /proc).
+    static let watchdog: Bool = trustsuite_watchdog_available() == 1 && access("/proc/self/exe", X_OK) == 0
+    /// Our end of the watchdog's lifeline (-1 without one, or once closed):
+    /// the watchdog kills the adapter's processes when it reads its end.
+    private var lifelineFD: Int32 = -1
     /// Our end of the child's stdin (-1 once closed).
     private var inputFD: Int32
     private let lock = NSLock()
@@ -57,9 +71,12 @@ final class ChildProcess: @unchecked Sendable {
         // A dead adapter must surface as a write error, not kill the runner.
         signal(SIGPIPE, SIG_IGN)
         var stdinPipe: [Int32] = [-1, -1], stdoutPipe: [Int32] = [-1, -1], stderrPipe: [Int32] = [-1, -1]
-        guard Self.makePipe(&stdinPipe), Self.makePipe(&stdoutPipe), Self.makePipe(&stderrPipe) else {
+        var lifeline: [Int32] = [-1, -1]
+        guard Self.makePipe(&stdinPipe), Self.makePipe(&stdoutPipe), Self.makePipe(&stderrPipe),
+            !Self.watchdog || Self.makePipe(&lifeline)
+        else {
             let reason = String(cString: strerror(errno))
-            for fd in stdinPipe + stdoutPipe + stderrPipe where fd >= 0 { close(fd) }
+            for fd in stdinPipe + stdoutPipe + stderrPipe + lifeline where fd >= 0 { close(fd) }
             throw AdapterError("cannot create a pipe: \(reason)")
         }
 
@@ -69,6 +86,7 @@ final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
         posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+        if lifeline[0] >= 0 { posix_spawn_file_actions_adddup2(&actions, lifeline[0], TRUSTSUITE_WATCHDOG_FD) }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -88,7 +106,9 @@ final class ChildProcess: @unchecked Sendable {
         let token = "\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         var child: pid_t = 0
         let shell = [Self.shell, "-c", command]
-        let arguments = Self.setpriv.map { [$0, "--pdeathsig", "KILL", "--"] + shell } ?? shell
+        let arguments =
+            Self.watchdog
+            ? [TRUSTSUITE_WATCHDOG_NAME] + shell : Self.setpriv.map { [$0, "--pdeathsig", "KILL", "--"] + shell } ?? shell
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var environment: [UnsafeMutablePointer<CChar>?] = []
@@ -99,22 +119,31 @@ final class ChildProcess: @unchecked Sendable {
             index += 1
         }
         environment += overrides.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") }
-        environment += [strdup("\(Self.tokenName)=\(token)"), nil]
+        environment += [strdup("\(Self.tokenName)=\(token)")]
+        if Self.watchdog { environment.append(strdup("\(TRUSTSUITE_WATCHDOG_ENV)=\(TRUSTSUITE_WATCHDOG_FD)")) }
+        environment.append(nil)
         defer { for pointer in environment { free(pointer) } }
-        let program = arguments[0]
-        let spawned = SpawnerThread.shared.run {
-            posix_spawn(&child, program, &actions, &attributes, argv, environment)
+        let program = Self.watchdog ? "/proc/self/exe" : arguments[0]
+        // Never once the runner is stopping on a signal (``ProcessGroups``).
+        let spawned = ProcessGroups.shared.spawn {
+            SpawnerThread.shared.run {
+                posix_spawn(&child, program, &actions, &attributes, argv, environment)
+            }
         }
         close(stdinPipe[0])
         close(stdoutPipe[1])
         close(stderrPipe[1])
+        if lifeline[0] >= 0 { close(lifeline[0]) }
         guard spawned == 0 else {
             close(stdinPipe[1]); close(stdoutPipe[0]); close(stderrPipe[0])
-            throw AdapterError("cannot start `\(command)`: \(String(cString: strerror(spawned)))")
+            if lifeline[1] >= 0 { close(lifeline[1]) }
+            let reason = spawned == ECANCELED ? "the run is stopping" : String(cString: strerror(spawned))
+            throw AdapterError("cannot start `\(command)`: \(reason)")
         }
         pid = child
         self.token = token
         inputFD = stdinPipe[1]
+        lifelineFD = lifeline[1]
         readers = [PipeReader(fd: stdoutPipe[0], sink: onStdout), PipeReader(fd: stderrPipe[0], sink: onStderr)]
         ProcessGroups.shared.insert(child)
         for reader in readers { reader.start() }
@@ -166,6 +195,18 @@ final class ChildProcess: @unchecked Sendable {
         if reap(blocking: false) == nil {
             kill(-pid, SIGTERM)
             _ = exitStatus(within: grace)
+        }
+        // The watchdog, told by its lifeline's end, SIGKILLs everything below
+        // it (a daemon without the token whose parents are gone included)
+        // and ends as the adapter did; it is waited for before its group is
+        // killed, which would orphan what is below it to this process.
+        let lifeline = lock.withLock {
+            defer { lifelineFD = -1 }
+            return lifelineFD
+        }
+        if lifeline >= 0 {
+            close(lifeline)
+            _ = exitStatus(within: .seconds(2))
         }
         // The leader may be gone while members of its group live on
         // (`sh -c 'sleeper & exec adapter'`): the group is killed regardless.
@@ -396,13 +437,35 @@ public final class ProcessGroups: @unchecked Sendable {
     private let lock = NSLock()
     private var groups: Set<pid_t> = []
     private var sources: [any DispatchSourceSignal] = []
+    /// Set by ``killAll()``: no adapter starts after it.
+    private var stopping = false
 
     func insert(_ pid: pid_t) { _ = lock.withLock { groups.insert(pid) } }
     func remove(_ pid: pid_t) { _ = lock.withLock { groups.remove(pid) } }
 
-    /// SIGKILLs every live adapter group.
+    /// Runs `start` (a `posix_spawn`), unless the runner is stopping:
+    /// ECANCELED then. ``killAll()`` waits for a start under way, so what it
+    /// started is found by its sweep.
+    func spawn(_ start: () -> Int32) -> Int32 {
+        lock.withLock { stopping ? ECANCELED : start() }
+    }
+
+    /// SIGKILLs every live adapter group, then every process this one
+    /// started, wherever it moved: this process is the child subreaper of
+    /// them all, so a daemon that left its group or session (`setsid`,
+    /// `setpgid`, a double fork) is still below it, and so is everything
+    /// below a killed watchdog. Repeats until none is alive (at most 5 s);
+    /// no adapter starts afterwards.
     public func killAll() {
-        for pid in lock.withLock({ groups }) { kill(-pid, SIGKILL) }
+        let live = lock.withLock {
+            stopping = true
+            return groups
+        }
+        for pid in live { kill(-pid, SIGKILL) }
+        if trustsuite_kill_descendants(5000, 0) < 0 {
+            // No /proc: at least every adapter's group.
+            for pid in live { kill(-pid, SIGKILL) }
+        }
     }
 
     /// On SIGINT, SIGTERM or SIGHUP: kill every adapter group, then exit

@@ -87,7 +87,16 @@ struct MatrixCommand: AsyncParsableCommand {
         implementations += try adapter.map(Self.parse).map { ($0.0, $0.1, nil) }
         var names: Set<String> = ["reference"]
         for (name, _, _) in implementations where !names.insert(name).inserted {
-            throw CLIError("implementation name \"\(name)\" is used twice (\"reference\" is taken)")
+            throw CLIError("implementation name \"\(AdapterList.shown(name))\" is used twice (\"reference\" is taken)")
+        }
+        if let baseline, let earlier {
+            let missing = earlier.missing(from: Array(names))
+            guard missing.isEmpty else {
+                throw CLIError(
+                    "--baseline: \(baseline) has implementations this matrix does not run ("
+                        + missing.map { "\"\(AdapterList.shown($0))\"" }.joined(separator: ", ")
+                        + "): nothing would be compared for them; run them under the same names, or write a new baseline")
+            }
         }
         let (files, vectors) = try selection.load()
         guard !vectors.isEmpty else {
@@ -160,6 +169,12 @@ struct MatrixCommand: AsyncParsableCommand {
     static func parse(_ text: String) throws -> (String, String) {
         guard let equals = text.firstIndex(of: "=") else {
             throw CLIError("--adapter takes NAME='COMMAND', got \"\(text.prefix(100))\"")
+        }
+        // Looked at before trimming: Foundation's whitespace takes in U+200B.
+        if let invisible = AdapterList.invisibleCharacter(in: String(text[..<equals])) {
+            throw CLIError(
+                "--adapter name \"\(AdapterList.shown(String(text[..<equals])))\" holds an invisible character "
+                    + "(U+\(String(invisible.value, radix: 16, uppercase: true))): a name must read as it prints")
         }
         let name = text[..<equals].trimmingCharacters(in: .whitespaces)
         let command = text[text.index(after: equals)...].trimmingCharacters(in: .whitespaces)

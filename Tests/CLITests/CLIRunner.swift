@@ -40,7 +40,8 @@ enum CLI {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        // Tied to the test process: a crashed test leaves no runner behind.
+        try TiedProcess.run(process)
         let outBox = DataBox(), errBox = DataBox()
         let group = DispatchGroup()
         for (pipe, box) in [(output, outBox), (errors, errBox)] {

@@ -28,7 +28,7 @@ import TestSupport
         runner.arguments = ["run", "--family", "cbor", "--timeout", "600", "--quiet", "--adapter", "python3 \(script.path) \(ready)"]
         runner.standardOutput = FileHandle.nullDevice
         runner.standardError = FileHandle.nullDevice
-        try runner.run()
+        try TiedProcess.run(runner)
         let started = ContinuousClock.now
         // Killed once the adapter has read its first request and hangs.
         while !FileManager.default.fileExists(atPath: ready) && ContinuousClock.now - started < .seconds(30) {

@@ -22,7 +22,8 @@ public final class ListeningProcess: @unchecked Sendable {
         process.environment = environment
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        // Tied to the test process: a crashed test leaves no server behind.
+        try TiedProcess.run(process)
         var line = Data()
         let deadline = Date().addingTimeInterval(timeout)
         while !line.contains(0x0A) && Date() < deadline && process.isRunning {

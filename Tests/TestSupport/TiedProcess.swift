@@ -1,0 +1,58 @@
+import Foundation
+
+/// Starts processes that die with the test process (issue 44, item 8): a
+/// runner a test started, orphaned when the test process crashed, kept its
+/// hung adapter alive. Each process runs under `setpriv --pdeathsig KILL`,
+/// spawned from one thread that lives as long as the test process (the
+/// parent-death signal fires when the spawning thread exits, and Dispatch's
+/// worker threads exit when idle). Without `setpriv`, the process starts as
+/// it is.
+public enum TiedProcess {
+    static let setpriv: String? = ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Runs `process` (configured, not started) tied to the test process.
+    public static func run(_ process: Process) throws {
+        if let setpriv, let executable = process.executableURL {
+            process.arguments = ["--pdeathsig", "KILL", "--", executable.path] + (process.arguments ?? [])
+            process.executableURL = URL(fileURLWithPath: setpriv)
+        }
+        try Spawner.shared.run { try process.run() }
+    }
+
+    /// The one thread every tied process is spawned from.
+    private final class Spawner: @unchecked Sendable {
+        static let shared = Spawner()
+        private let condition = NSCondition()
+        private var jobs: [() -> Void] = []
+
+        private init() {
+            let thread = Thread { [self] in
+                while true {
+                    condition.lock()
+                    while jobs.isEmpty { condition.wait() }
+                    let job = jobs.removeFirst()
+                    condition.unlock()
+                    job()
+                }
+            }
+            thread.name = "trustsuite-tests-spawner"
+            thread.start()
+        }
+
+        func run(_ body: @escaping () throws -> Void) throws {
+            let done = DispatchSemaphore(value: 0)
+            let box = ErrorBox()
+            condition.lock()
+            jobs.append {
+                do { try body() } catch { box.error = error }
+                done.signal()
+            }
+            condition.signal()
+            condition.unlock()
+            done.wait()
+            if let error = box.error { throw error }
+        }
+    }
+
+    private final class ErrorBox: @unchecked Sendable { var error: (any Error)? }
+}
