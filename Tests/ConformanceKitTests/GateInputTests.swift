@@ -1,4 +1,6 @@
+import AdapterHost
 import ConformanceKit
+import VectorContract
 import Foundation
 import Testing
 import TrustSuiteSupport
