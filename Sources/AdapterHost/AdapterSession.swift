@@ -52,8 +52,12 @@ actor AdapterSession {
         let stderr = self.stderr
         let child: ChildProcess
         do {
-            child = try ChildProcess(
-                command: command, environment: environment, onStdout: { channel.feed($0) }, onStderr: { stderr.append($0) })
+            // The spawn waits for the spawner thread: off the pool too.
+            let (command, environment) = (self.command, self.environment)
+            child = try await OffPool.run {
+                try ChildProcess(
+                    command: command, environment: environment, onStdout: { channel.feed($0) }, onStderr: { stderr.append($0) })
+            }
         } catch {
             throw AdapterError("cannot start adapter `\(command)`: \(error)")
         }
@@ -65,17 +69,17 @@ actor AdapterSession {
         case .line(let text):
             log?("← \(text.prefix(2000))")
             guard let hello = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
-                throw abandon("adapter's first line is not JSON: \(text.prefix(200))", since: mark)
+                throw await abandon("adapter's first line is not JSON: \(text.prefix(200))", since: mark)
             }
             return hello
         case .tooLong:
-            throw abandon("adapter's first line is too long (over \(maxLineBytes) bytes)", since: mark)
+            throw await abandon("adapter's first line is too long (over \(maxLineBytes) bytes)", since: mark)
         case .closed:
-            let status = exitStatus(of: child, otherwise: "closed its output")
-            let error = abandon("adapter \(status) before introducing itself", since: mark, limit: 2000)
+            let status = await exitStatus(of: child, otherwise: "closed its output")
+            let error = await abandon("adapter \(status) before introducing itself", since: mark, limit: 2000)
             throw AdapterError("\(error.description); stderr: \(error.stderr ?? "")")
         case .timeout:
-            throw abandon("adapter said nothing within \(Self.describe(timeout))", since: mark)
+            throw await abandon("adapter said nothing within \(Self.describe(timeout))", since: mark)
         }
     }
 
@@ -123,24 +127,26 @@ actor AdapterSession {
         let requestText = request.jsonText
         log?("→ \(requestText.prefix(2000))")
         do {
-            try child.write(Array((requestText + "\n").utf8))
+            // A write blocks while the adapter does not read: off the pool (``OffPool``).
+            let bytes = Array((requestText + "\n").utf8)
+            try await OffPool.run { try child.write(bytes) }
         } catch {
-            let status = exitStatus(of: child, otherwise: "stopped reading its input")
-            throw abandon("adapter \(status) (restarting)", since: mark)
+            let status = await exitStatus(of: child, otherwise: "stopped reading its input")
+            throw await abandon("adapter \(status) (restarting)", since: mark)
         }
         let deadline = ContinuousClock.now + timeout
         while true {
             let remaining = deadline - ContinuousClock.now
             switch await lines.next(timeout: max(remaining, .zero)) {
             case .closed:
-                let status = exitStatus(of: child, otherwise: "closed its output")
-                throw abandon("adapter crashed: it \(status) (restarting)", since: mark)
+                let status = await exitStatus(of: child, otherwise: "closed its output")
+                throw await abandon("adapter crashed: it \(status) (restarting)", since: mark)
             case .timeout:
-                throw abandon(
+                throw await abandon(
                     "adapter did not answer within \(Self.describe(timeout)); its process group was stopped (restarting)",
                     since: mark)
             case .tooLong:
-                throw abandon("reply too long (over \(maxLineBytes) bytes; restarting)", since: mark)
+                throw await abandon("reply too long (over \(maxLineBytes) bytes; restarting)", since: mark)
             case .line(let text):
                 log?("← \(text.prefix(2000))")
                 switch AdapterReply.read(text, id: id, firstIdOfProcess: firstIdOfProcess) {
@@ -148,14 +154,14 @@ actor AdapterSession {
                     log?("(ignored a late or doubled reply for id \(number) while waiting for \(id))")
                     continue
                 case .untrusted(let reason):
-                    throw abandon("\(reason) (restarting)", since: mark)
+                    throw await abandon("\(reason) (restarting)", since: mark)
                 case .badVerdict:
-                    child.settleStderr()
+                    await OffPool.run { child.settleStderr() }
                     throw AdapterError(
                         "reply \"result\" must be valid, invalid or unsupported: \(text.prefix(200))",
                         stderr: stderr.text(since: mark, limit: Self.maxCaseStderrBytes))
                 case .answer(var answer):
-                    child.settleStderr()
+                    await OffPool.run { child.settleStderr() }
                     let caseStderr = stderr.text(since: mark, limit: Self.maxCaseStderrBytes)
                     answer.stderr = caseStderr.isEmpty ? nil : caseStderr
                     return answer
@@ -166,26 +172,30 @@ actor AdapterSession {
 
     /// How `child` ended ("exited with status 3", …), once its stderr is read;
     /// `otherwise` when it is still running after two seconds.
-    private func exitStatus(of child: ChildProcess, otherwise: String) -> String {
-        let status = child.exitStatus(within: .seconds(2)).map(ChildProcess.describe(status:)) ?? otherwise
-        child.settleStderr(within: .seconds(1))
-        return status
+    private func exitStatus(of child: ChildProcess, otherwise: String) async -> String {
+        await OffPool.run {
+            let status = child.exitStatus(within: .seconds(2)).map(ChildProcess.describe(status:)) ?? otherwise
+            child.settleStderr(within: .seconds(1))
+            return status
+        }
     }
 
     /// Stops the process group and returns the error for the case, with the
     /// stderr written since `mark`.
-    private func abandon(_ message: String, since mark: Int, limit: Int = AdapterSession.maxCaseStderrBytes) -> AdapterError {
-        child?.settleStderr()
+    private func abandon(_ message: String, since mark: Int, limit: Int = AdapterSession.maxCaseStderrBytes) async -> AdapterError {
+        if let child { await OffPool.run { child.settleStderr() } }
         let text = stderr.text(since: mark, limit: limit)
-        shutDown()
+        await shutDown()
         return AdapterError(message, stderr: text)
     }
 
-    /// Stops the process group (see `ChildProcess.stop`).
-    func shutDown() {
-        child?.stop()
+    /// Stops the process group (see `ChildProcess.stop`), off the pool: the
+    /// stop waits up to seconds for the group to end.
+    func shutDown() async {
+        let stopping = child
         child = nil
         lines = nil
+        if let stopping { _ = await OffPool.run { stopping.stop() } }
     }
 
     func stderrText() -> String { stderr.text(since: 0, limit: Self.maxStderrBytes) }

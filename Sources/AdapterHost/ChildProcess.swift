@@ -182,7 +182,7 @@ final class ChildProcess: @unchecked Sendable {
         while true {
             if let status = reap(blocking: false) { return status }
             if ContinuousClock.now >= deadline { return nil }
-            usleep(5_000)
+            OffPool.pause(microseconds: 5_000)
         }
     }
 
@@ -215,13 +215,13 @@ final class ChildProcess: @unchecked Sendable {
         killDescendants()
         // SIGKILL is delivered at once but a process takes a moment to die.
         let deadline = ContinuousClock.now + .seconds(2)
-        while Self.groupHasLiveMembers(pid) && ContinuousClock.now < deadline { usleep(2_000) }
+        while Self.groupHasLiveMembers(pid) && ContinuousClock.now < deadline { OffPool.pause(microseconds: 2_000) }
         ProcessGroups.shared.remove(pid)
         // Read what the group wrote before it died, so none of it can reach a
         // later process's capture.
         for reader in readers { reader.finish() }
         let readDeadline = ContinuousClock.now + .seconds(1)
-        while !readers.allSatisfy({ $0.isEnded }) && ContinuousClock.now < readDeadline { usleep(2_000) }
+        while !readers.allSatisfy({ $0.isEnded }) && ContinuousClock.now < readDeadline { OffPool.pause(microseconds: 2_000) }
         return status
     }
 
@@ -229,7 +229,7 @@ final class ChildProcess: @unchecked Sendable {
     /// pipe now (a reply on stdout follows the stderr lines written before it).
     func settleStderr(within limit: Duration = .milliseconds(200)) {
         let deadline = ContinuousClock.now + limit
-        while !readers[1].drained() && ContinuousClock.now < deadline { usleep(500) }
+        while !readers[1].drained() && ContinuousClock.now < deadline { OffPool.pause(microseconds: 500) }
     }
 
     /// SIGKILLs every process that carries this child's token or descends
@@ -244,7 +244,7 @@ final class ChildProcess: @unchecked Sendable {
             let deadline = ContinuousClock.now + .milliseconds(500)
             for process in found {
                 var raw: Int32 = 0
-                while waitpid(process.pid, &raw, WNOHANG) == 0 && ContinuousClock.now < deadline { usleep(1_000) }
+                while waitpid(process.pid, &raw, WNOHANG) == 0 && ContinuousClock.now < deadline { OffPool.pause(microseconds: 1_000) }
             }
         }
     }

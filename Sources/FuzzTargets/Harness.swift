@@ -3,6 +3,10 @@ import VectorContract
 import TrustSuiteSupport
 import StrictCBOR
 
+#if os(Linux)
+import SecuritySimulation
+#endif
+
 /// The registry of libFuzzer harnesses: each is a folder `Fuzz/Sources/<name>`
 /// holding a thin `LLVMFuzzerTestOneInput` over `run`, a seed corpus in
 /// `Fuzz/Corpus/<name>`, a dictionary and committed findings in
@@ -73,7 +77,10 @@ public enum Harness: String, CaseIterable, Sendable {
         case .cborDifferential: .sync { _ in [Harness.libcborMissing] }
         #endif
         #if os(Linux)
-        case .secItemDifferential: .sync(FuzzTargets.secItemDifferential)
+        // In the simulation's session gate: the replay tests run inputs in
+        // parallel with each other and with the Apple API tests, which share
+        // the one simulation (a race there made the API and the model disagree).
+        case .secItemDifferential: .async { bytes in await Simulation.shared.session { FuzzTargets.secItemDifferential(bytes) } }
         #else
         case .secItemDifferential: .sync { _ in [Harness.appleAPIMissing] }
         #endif

@@ -210,8 +210,11 @@ import TrustSuiteSupport
             #expect(error.description.contains("connection refused"), "\(error.description)")
         }
         let elapsed = Date().timeIntervalSince(start)
-        // Bounded: the wait, then at most one request's deadline (timeoutSeconds 2), with room for a loaded machine.
-        #expect(elapsed < 30, "\(elapsed)")
+        // Bounded: the wait, then at most one request's deadline (timeoutSeconds 2). The bound is
+        // loose because a full parallel `swift test` on 2 cores keeps CPU-bound suites on the pool's
+        // two threads, and this test's timers wait behind them (43 s seen); a wait that never gives
+        // up fails it all the same.
+        #expect(elapsed < 120, "\(elapsed)")
     }
 
     // MARK: SARIF

@@ -1,0 +1,35 @@
+@testable import AdapterHost
+import Foundation
+import Testing
+import TestSupport
+
+/// The adapter host never blocks the Swift concurrency pool (issue 42): an
+/// adapter that ignores SIGTERM keeps `stop` waiting a whole grace period,
+/// and four such stops at once held both pool threads of a 2-core machine
+/// for seconds when the session actor waited in `usleep` loops, so every
+/// other task of the process (a probe's timers, other tests) stalled.
+@Suite struct AdapterHostPoolTests {
+    /// Says hello, then ignores SIGTERM and never answers.
+    static let stubborn =
+        "sh -c 'trap \"\" TERM; echo \"{\\\"adapter\\\":\\\"stubborn\\\",\\\"version\\\":\\\"1\\\",\\\"families\\\":[\\\"cbor\\\"]}\"; "
+        + "while :; do sleep 1; done'"
+
+    @Test func stoppingStubbornAdaptersLeavesThePoolFree() async throws {
+        var subjects: [AdapterSubject] = []
+        for _ in 0..<4 { subjects.append(try await AdapterSubject.launch(command: Self.stubborn, timeout: .seconds(5))) }
+        let all = subjects
+        let clock = ContinuousClock()
+        // Counted, not timed: every blocking pause of the host names its
+        // thread, and none may be the pool's (a timed check is at the mercy
+        // of whatever else a parallel test run puts on 2 cores).
+        let before = OffPool.pausesElsewhere
+        let started = clock.now
+        await withTaskGroup(of: Void.self) { group in
+            for subject in all { group.addTask { await subject.stop() } }
+        }
+        let stopping = clock.now - started
+        // The stops did wait out the grace period: what the pool must not pay for.
+        #expect(stopping >= .milliseconds(900), "\(stopping)")
+        #expect(OffPool.pausesElsewhere == before, "the host paused \(OffPool.pausesElsewhere - before) times on the pool")
+    }
+}
