@@ -253,7 +253,8 @@ let package = Package(
         // The simulation control over KeychainModel's engine (docs/apple-api.md).
         .target(name: "SecuritySimulation", dependencies: ["KeychainModel", "KeychainAccessControl", "LocalAuthorization"]),
         .target(
-            name: "TestSupport", dependencies: ["ConformanceKit", "VectorContract", "TrustSuiteSupport", "AppAttest", "StrictCBOR"],
+            name: "TestSupport",
+            dependencies: ["ConformanceKit", "VectorContract", "AdapterHost", "TrustSuiteSupport", "AppAttest", "StrictCBOR"],
             path: "Tests/TestSupport"),
         // Test-only: StrictCBOR frozen before issue 30's speed work, the
         // oracle of FrozenDecoderDifferentialTests (see its README).

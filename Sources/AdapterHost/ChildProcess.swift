@@ -327,11 +327,12 @@ final class ChildProcess: @unchecked Sendable {
     ]
 }
 
-/// One thread, alive as long as the process, that starts every adapter:
-/// the parent-death signal fires when the thread that spawned a child
-/// exits, and Dispatch's worker threads do exit when idle.
-final class SpawnerThread: @unchecked Sendable {
-    static let shared = SpawnerThread()
+/// One thread, alive as long as the process, that starts every adapter
+/// (and every process the tests tie to their own life, `TiedProcess`): the
+/// parent-death signal fires when the thread that spawned a child exits,
+/// and Dispatch's worker threads do exit when idle.
+package final class SpawnerThread: @unchecked Sendable {
+    package static let shared = SpawnerThread()
     private let condition = NSCondition()
     private var jobs: [() -> Void] = []
 
@@ -349,21 +350,28 @@ final class SpawnerThread: @unchecked Sendable {
         thread.start()
     }
 
-    /// Runs `body` on the spawner thread and returns its result.
-    func run(_ body: @escaping () -> Int32) -> Int32 {
+    /// Runs `body` on the spawner thread and returns its result, or throws its error.
+    package func run<T>(_ body: @escaping () throws -> T) throws -> T {
         let done = DispatchSemaphore(value: 0)
-        let result = ResultBox()
+        let box = ResultBox<T>()
         condition.lock()
         jobs.append {
-            result.value = body(); done.signal()
+            box.result = Result { try body() }
+            done.signal()
         }
         condition.signal()
         condition.unlock()
         done.wait()
-        return result.value
+        return try box.result.get()
     }
 
-    private final class ResultBox: @unchecked Sendable { var value: Int32 = 0 }
+    /// Runs a spawn that cannot throw (its status is its result).
+    func run(_ body: @escaping () -> Int32) -> Int32 {
+        (try? run { () throws -> Int32 in body() }) ?? -1
+    }
+
+    /// The job's result; the placeholder is always replaced before `done` is signalled.
+    private final class ResultBox<T>: @unchecked Sendable { var result: Result<T, any Error> = .failure(CancellationError()) }
 }
 
 /// Reads one pipe on a thread of its own until end of file or `finish()`,

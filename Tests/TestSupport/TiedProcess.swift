@@ -1,3 +1,4 @@
+import AdapterHost
 import Foundation
 
 /// Starts processes that die with the test process (issue 44, item 8): a
@@ -16,43 +17,6 @@ public enum TiedProcess {
             process.arguments = ["--pdeathsig", "KILL", "--", executable.path] + (process.arguments ?? [])
             process.executableURL = URL(fileURLWithPath: setpriv)
         }
-        try Spawner.shared.run { try process.run() }
+        try SpawnerThread.shared.run { try process.run() }
     }
-
-    /// The one thread every tied process is spawned from.
-    private final class Spawner: @unchecked Sendable {
-        static let shared = Spawner()
-        private let condition = NSCondition()
-        private var jobs: [() -> Void] = []
-
-        private init() {
-            let thread = Thread { [self] in
-                while true {
-                    condition.lock()
-                    while jobs.isEmpty { condition.wait() }
-                    let job = jobs.removeFirst()
-                    condition.unlock()
-                    job()
-                }
-            }
-            thread.name = "trustsuite-tests-spawner"
-            thread.start()
-        }
-
-        func run(_ body: @escaping () throws -> Void) throws {
-            let done = DispatchSemaphore(value: 0)
-            let box = ErrorBox()
-            condition.lock()
-            jobs.append {
-                do { try body() } catch { box.error = error }
-                done.signal()
-            }
-            condition.signal()
-            condition.unlock()
-            done.wait()
-            if let error = box.error { throw error }
-        }
-    }
-
-    private final class ErrorBox: @unchecked Sendable { var error: (any Error)? }
 }
