@@ -6,7 +6,8 @@ import VectorContract
 extension CaseResult {
     /// The case as a neutral ``Finding``: what every report writer takes.
     /// `rule` and `line` are SARIF's (the vector group's rule, the line of
-    /// the vector's id); the JUnit report needs neither.
+    /// the vector's id); the JUnit report needs neither, so a finding
+    /// without a rule carries no location and no properties either.
     public func finding(rule: Finding.Rule? = nil, line: Int? = nil) -> Finding {
         let outcome: Finding.Outcome
         var kind: String? = nil
@@ -34,6 +35,18 @@ extension CaseResult {
             : rejectedValid
                 ? "rejected a valid vector"
                 : grade == .wrongReason ? "refused for a wrong reason" : grade == .error ? "error" : "wrong output"
+        let level = severity == .critical || severity == .high ? "error" : "warning"
+        return Finding(
+            id: vector.id, title: "\(vector.id) [tcId \(vector.tcId)]", group: vector.family.rawValue, outcome: outcome,
+            kind: kind, message: shown, stderr: stderr, seconds: seconds, file: vector.file,
+            level: Finding.Level(level: level, rank: (severity ?? .other).rank), rule: rule,
+            location: rule == nil ? nil : SARIFLog.location(vector.file, line: line), summary: "\(vector.id): \(described) — \(message)",
+            fingerprint: "trustsuiteVector/v1", properties: rule == nil ? [:] : sarifProperties)
+    }
+
+    /// What SARIF's result carries beside the message: only a SARIF finding
+    /// (one with a rule) pays for showing the input.
+    var sarifProperties: [String: JSONValue] {
         var properties: [String: JSONValue] = [
             "tcId": .int(Int64(vector.tcId)), "grade": .string(grade.rawValue), "expected": .string(vector.result.rawValue),
             "input": CaseInput.shown(vector.input), "severity": .string((severity ?? .other).rawValue),
@@ -41,12 +54,6 @@ extension CaseResult {
         if let code = vector.error { properties["expectedCode"] = .string(code) }
         if let code = receivedCode { properties["receivedCode"] = .string(code) }
         if let attack = vector.attack { properties["attack"] = .string(attack.rawValue) }
-        let level = severity == .critical || severity == .high ? "error" : "warning"
-        return Finding(
-            id: vector.id, title: "\(vector.id) [tcId \(vector.tcId)]", group: vector.family.rawValue, outcome: outcome,
-            kind: kind, message: shown, stderr: stderr, seconds: seconds, file: vector.file,
-            level: Finding.Level(level: level, rank: (severity ?? .other).rank), rule: rule,
-            location: rule == nil ? nil : SARIFLog.location(vector.file, line: line), summary: "\(vector.id): \(described) — \(message)",
-            fingerprint: "trustsuiteVector/v1", properties: properties)
+        return properties
     }
 }
