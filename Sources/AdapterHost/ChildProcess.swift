@@ -87,6 +87,10 @@ final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
         if lifeline[0] >= 0 { posix_spawn_file_actions_adddup2(&actions, lifeline[0], TRUSTSUITE_WATCHDOG_FD) }
+        // Nothing else of the runner's: descriptors other threads opened
+        // without close-on-exec (a test's `Foundation.Pipe`) would keep
+        // their readers from ever seeing end of file while the adapter lives.
+        _ = trustsuite_spawn_close_from(&actions, TRUSTSUITE_WATCHDOG_FD + 1)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "process_control.h"
 #include <errno.h>
 #if defined(__linux__)
@@ -10,5 +11,15 @@ int trustsuite_become_child_subreaper(void) {
 #else
     errno = ENOSYS;
     return -1;
+#endif
+}
+
+int trustsuite_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+#else
+    (void)actions;
+    (void)lowest;
+    return ENOSYS;
 #endif
 }

@@ -33,3 +33,26 @@ import TestSupport
         #expect(OffPool.pausesElsewhere == before, "the host paused \(OffPool.pausesElsewhere - before) times on the pool")
     }
 }
+
+/// An adapter inherits nothing the runner has open beyond its pipes and the
+/// watchdog's lifeline: a pipe another thread made without close-on-exec
+/// (as `Foundation.Pipe` does) leaked into adapters, and a test reading a
+/// finished process's output then waited for end of file as long as the
+/// adapter lived (a full `swift test` hung that way).
+@Suite struct AdapterDescriptorTests {
+    /// Says hello with the descriptors it holds as its version.
+    static let listing =
+        "sh -c 'echo \"{\\\"adapter\\\":\\\"fds\\\",\\\"version\\\":\\\"$(ls /proc/self/fd | tr \"\\n\" \" \")\\\","
+        + "\\\"families\\\":[\\\"cbor\\\"]}\"; while :; do sleep 1; done'"
+
+    @Test func anAdapterInheritsNoStrayDescriptor() async throws {
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        defer { for end in ends { close(end) } }
+        let subject = try await AdapterSubject.launch(command: Self.listing, timeout: .seconds(5))
+        let held = Set(subject.version.split(separator: " ").compactMap { Int32($0) })
+        await subject.stop()
+        #expect(held.isSuperset(of: [0, 1, 2]), "\(held.sorted())")
+        #expect(held.isDisjoint(with: ends), "the adapter holds \(held.sorted()), among them the stray pipe \(ends)")
+    }
+}

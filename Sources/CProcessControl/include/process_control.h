@@ -6,4 +6,14 @@
 /// instead of init. Returns 0, or -1 with errno set (also where unsupported).
 int trustsuite_become_child_subreaper(void);
 
+#include <spawn.h>
+
+/// Adds to `actions` the closing, in the child, of every descriptor from
+/// `lowest` up: an adapter must not inherit what other threads of the
+/// runner have open without close-on-exec (a `Foundation.Pipe` of another
+/// process, whose reader would then wait for end of file as long as the
+/// adapter lives). Returns 0, or an error number (ENOSYS where the C
+/// library has no such action).
+int trustsuite_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
+
 #endif
