@@ -10,6 +10,9 @@ public struct DeviceState: Sendable, Hashable {
     public var biometry: Biometry
     /// A paired companion (Apple Watch) is near and unlocked.
     public var companion: Bool
+    /// A paired Watch set up only to unlock the phone is near (LA3: it is no
+    /// authentication companion, and the companion policy answers -1000).
+    public var unlockOnlyCompanion = false
     /// Identifies the enrolled biometry set: changes with every enrollment change.
     public var enrollmentGeneration: Int
     /// Changes each time the passcode is removed (akpu items die with it).

@@ -17,6 +17,9 @@ public enum LAErrorCode: Int32, Sendable, Hashable, CaseIterable {
     case companionNotAvailable = -11
     /// A parameter the call cannot take (kLAErrorParameter).
     case parameter = -1001
+    /// What `canEvaluatePolicy(.deviceOwnerAuthenticationWithCompanion)` answered with a Watch that
+    /// only unlocks the phone (LA3, observed on iOS 18.5): no public `LAError.Code` has this value.
+    case companionUnlockOnly = -1000
     /// The call needed UI and the caller forbade it.
     case notInteractive = -1004
     /// "ACL operation is not allowed": the access control has no entry for the operation.

@@ -69,7 +69,12 @@ extension KeychainEngine {
         _ access: AccessControl, _ operation: KeychainOperation, context: Int?, ui: SecQuery.AuthenticationUI,
         reason: String?, call: String, prompts count: inout Int
     ) -> Refusal? {
-        let known = evidence(of: context)
+        var known = evidence(of: context)
+        // LA5 (§9): the reuse window of the context passed to SecItem covers a biometric device unlock.
+        if !known.contains(.biometry), reuseWindowCovers(context) != nil, device.biometryUsable {
+            known.insert(.biometry)
+            if case .allowed = access.evaluate(operation, device: device, evidence: known) { record(.biometry, in: context) }
+        }
         switch access.evaluate(operation, device: device, evidence: known) {
         case .allowed:
             return nil

@@ -38,13 +38,25 @@ extension KeychainEngine {
         return Array(SHA256.hash(data: Data(seed.utf8)))
     }
 
+    /// LA5: whether a biometric device unlock lies within the context's reuse
+    /// window (the reason, or nil). Evaluations and keychain reads through
+    /// the context both take it (§9).
+    func reuseWindowCovers(_ context: Int?) -> String? {
+        guard let context, let state = contexts[context], !state.invalidated else { return nil }
+        let window = state.settings.allowableReuseDuration
+        guard window > 0, let unlocked = lastBiometricUnlock, now - unlocked <= window else { return nil }
+        return "the device was unlocked with biometry \(now - unlocked) s ago, within the reuse duration \(window) s"
+    }
+
     /// What keeps `policy` from being evaluated, or nil (LA1–LA3).
     func obstacle(_ policy: LAPolicyValue) -> (LAErrorCode, String, String)? {
         let biometry: (LAErrorCode, String, String)? = {
+            // LA2 (§9): not available, not enrolled, locked out come first; only
+            // usable biometry lets a missing passcode answer passcodeNotSet.
             if biometryKind == .none { return (.biometryNotAvailable, "LA2", "the device has no biometry") }
-            guard let obstacle = device.biometryObstacle else { return nil }
+            if let obstacle = device.biometryObstacle { return (obstacle, "LA2", "biometry is \(device.biometry.rawValue)") }
             if !device.passcodeSet { return (.passcodeNotSet, "LA2", "biometry needs a passcode, and none is set") }
-            return (obstacle, "LA2", "biometry is \(device.biometry.rawValue)")
+            return nil
         }()
         switch policy {
         case .deviceOwnerAuthenticationWithBiometrics:
@@ -52,12 +64,11 @@ extension KeychainEngine {
         case .deviceOwnerAuthentication:
             return device.passcodeSet ? nil : (.passcodeNotSet, "LA2", "no passcode is set")
         case .deviceOwnerAuthenticationWithCompanion:
-            return device.companion
-                ? nil
-                : (
-                    .companionNotAvailable, "LA3",
-                    "no paired, nearby companion that can authenticate (a Watch that only unlocks the phone is not one)"
-                )
+            if device.companion { return nil }
+            if device.unlockOnlyCompanion {
+                return (.companionUnlockOnly, "LA3", "the only companion is a Watch set up to unlock the phone: -1000, as observed")
+            }
+            return (.companionNotAvailable, "LA3", "no paired, nearby companion that can authenticate")
         case .deviceOwnerAuthenticationWithBiometricsOrCompanion:
             if biometry == nil || device.companion { return nil }
             return biometry
@@ -115,11 +126,9 @@ extension KeychainEngine {
         if satisfies(evidence(of: context), policy) {
             return LAOutcome(nil, rule: "LA6", "the context has already authenticated: no new prompt")
         }
-        let window = state.settings.allowableReuseDuration
-        if window > 0, policy != .deviceOwnerAuthenticationWithCompanion, let unlocked = lastBiometricUnlock, now - unlocked <= window {
+        if policy != .deviceOwnerAuthenticationWithCompanion, let why = reuseWindowCovers(context) {
             record(.biometry, in: context)
-            return LAOutcome(
-                nil, rule: "LA5", "the device was unlocked with biometry \(now - unlocked) s ago, within the reuse duration \(window) s")
+            return LAOutcome(nil, rule: "LA5", why)
         }
         if state.settings.interactionNotAllowed {
             return LAOutcome(.notInteractive, rule: "LA8", "interactionNotAllowed and the policy needs a prompt")
@@ -226,15 +235,16 @@ extension KeychainEngine {
         }
         guard let id = matches(query).first, let item = items[id] else { return .failure(notFound(query, call: .copyMatching)) }
         let keyUse = LAAccessControlOperationValue(rawValue: raw)?.operation.isKeyUse == true
-        if keyUse, let key = item.key, keys[key]?.secureEnclave == true, item.accessValue != nil,
-            !item.access.flags.contains(.privateKeyUsage)
+        let access = governingAccess(item)
+        if keyUse, let key = item.key, keys[key]?.secureEnclave == true, !access.flags.isEmpty,
+            !access.flags.contains(.privateKeyUsage)
         {
             return .success(
                 finishLA(
                     "evaluateAccessControl",
                     LAOutcome(.operationNotAllowed, rule: "AC3", "the Secure Enclave key's access control has no key-use entry")))
         }
-        return .success(finishLA("evaluateAccessControl", evaluate(item.access, context: context, operation: raw, reason: reason)))
+        return .success(finishLA("evaluateAccessControl", evaluate(access, context: context, operation: raw, reason: reason)))
     }
 
     /// `invalidate()`: the context cannot evaluate again; twice has no effect (LA7).

@@ -30,20 +30,10 @@ extension KeychainEngine {
         case .failure(let outcome): return outcome
         case .success(let parsed): query = parsed
         }
-        if let explicit = query.protection, let control = query.accessControl, control.protection != explicit {
-            return SecOutcome(
-                .param, rule: "A8",
-                "kSecAttrAccessible \(explicit.rawValue) conflicts with the access control's \(control.protection.rawValue)")
-        }
         let protection = query.accessControl?.protection ?? query.protection ?? (query.itemClass == .certificate ? .dk : .ak)
         let synchronizable = query.sync == .synchronizable
         if synchronizable, query.accessControl != nil {
             return SecOutcome(.param, rule: "A9", "a synchronizable item cannot carry a kSecAttrAccessControl")
-        }
-        if synchronizable, protection.isThisDeviceOnly {
-            return SecOutcome(
-                .param, rule: "A10",
-                "a synchronizable item cannot be \(protection.rawValue) (…ThisDeviceOnly); the code is this model's decision")
         }
         let group = query.accessGroup ?? app.defaultAccessGroup
         if let refusal = checkWritableGroup(group, rule: query.accessGroup == nil ? "A2" : "Q6") { return refusal }
@@ -185,22 +175,24 @@ extension KeychainEngine {
 
     // MARK: Matching
 
-    /// The items of the query's class in the app's groups, in search order
-    /// (entitlement order of the groups, then creation order).
+    /// The items of the query's class in the app's groups, in storage order (Q6).
     func candidates(_ query: SecQuery) -> [Int] {
         let ids: [Int]
         if let reference = query.persistentRef {
             ids = items.first { $0.value.persistentRef == reference }.map { [$0.key] } ?? []
         } else if let wanted = query.filters[query.itemClass.indexedAttribute] {
-            ids = Array(index[SecIndexKey(itemClass: query.itemClass, value: wanted)] ?? [])
+            let column = query.itemClass.indexedAttribute
+            ids = Array(index[SecIndexKey(itemClass: query.itemClass, value: wanted.columnKey(for: column))] ?? [])
         } else {
             ids = items.compactMap { $0.value.itemClass == query.itemClass ? $0.key : nil }
         }
-        let rank = Dictionary(app.accessGroups.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
-        return ids.compactMap { id -> (Int, Int, Int)? in
-            guard let item = items[id], let position = rank[item.accessGroup] else { return nil }
-            return (position, item.order, id)
-        }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
+        // Q6 (§9): the groups searched are the app's; the rows come back in
+        // storage order (no ORDER BY across groups), here creation order.
+        let groups = Set(app.accessGroups)
+        return ids.compactMap { id -> (Int, Int)? in
+            guard let item = items[id], groups.contains(item.accessGroup) else { return nil }
+            return (item.order, id)
+        }.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
     /// What keeps `item` from matching `query` (empty: it matches).
@@ -220,10 +212,12 @@ extension KeychainEngine {
                 }
             default:
                 let have = item.attributes[name] ?? ColumnKind.of(name).hiddenDefault
-                if have != wanted { reasons.append(.attribute(name)) }
+                if have?.columnKey(for: name) != wanted.columnKey(for: name) { reasons.append(.attribute(name)) }
             }
         }
-        switch query.sync {
+        // §9: a query with a persistent reference skips the default synchronizable filter.
+        let sync = query.persistentRef != nil && !query.syncGiven ? .any : query.sync
+        switch sync {
         case .nonSynchronizable: if item.synchronizable { reasons.append(.synchronizable) }
         case .synchronizable: if !item.synchronizable { reasons.append(.synchronizable) }
         case .any: break
@@ -280,7 +274,8 @@ extension KeychainEngine {
             }
         }
         let named = query.filters.keys.sorted().map { "\($0)=\(query.filters[$0]?.shortDescription ?? "")" }.joined(separator: ", ")
-        return SecOutcome(.itemNotFound, rule: "Q11", "no \(query.itemClass.constantName) item matches [\(named)]")
+        let rule = call == .update ? "U4" : call == .delete ? "D3" : "Q11"
+        return SecOutcome(.itemNotFound, rule: rule, "no \(query.itemClass.constantName) item matches [\(named)]")
     }
 
     // MARK: SecItemCopyMatching
@@ -296,15 +291,14 @@ extension KeychainEngine {
         case .failure(let outcome): return outcome
         case .success(let parsed): query = parsed
         }
-        if query.returnsAnything && !wantsResult {
-            return SecOutcome(
-                .param, rule: "Q9", "\(query.returnKeys.joined(separator: ", ")) asked for a result, but the result pointer is NULL")
-        }
         if let group = query.accessGroup, !app.accessGroups.contains(group), group != "com.apple.token" {
             return SecOutcome(.missingEntitlement, rule: "Q6", "the app is not entitled to access group \(group)")
         }
         let found = matches(query)
         guard !found.isEmpty else { return notFound(query, call: .copyMatching) }
+        if query.limit.maximum == 0 {
+            return SecOutcome(.itemNotFound, rule: "Q7", "kSecMatchLimit 0 selects nothing (\(found.count) item(s) matched)")
+        }
         var returned: [Int] = []
         var prompts = 0
         var skipped = 0
@@ -346,24 +340,31 @@ extension KeychainEngine {
         var result: SecValue?
         if wantsResult { result = shape(returned, query: query, context: query.context) }
         let what = query.returnsAnything ? query.returnKeys.joined(separator: "+") : "status only"
+        let authenticated = prompts > 0 ? ", authenticated (Q12)" : ""
+        let rule: String
+        let note: String
+        if query.returnsAnything && !wantsResult {
+            (rule, note) = ("Q9", "; the result pointer is NULL, so the client drops the result")
+        } else {
+            (rule, note) = (query.returnsAnything ? "Q8" : "Q12", "")
+        }
         var outcome = SecOutcome(
-            .success, rule: query.returnsAnything ? "Q8" : "Q12",
-            "\(returned.count) item(s) found; result: \(what)\(needsAnySecret(query) ? "" : ", no secret read, no prompt")",
+            .success, rule: rule, "\(returned.count) item(s) found; result: \(what)\(authenticated)\(note)",
             result: result, prompts: prompts)
         outcome.count = returned.count
         return outcome
     }
 
-    /// Q12: only data decrypts the secret part here. A reference to a key
-    /// never does: the key's operations authenticate when they run (as a
-    /// Secure Enclave key's always do), with the context and UI policy of the
-    /// query that fetched it.
+    /// Q12 and AC7 (§9): reading an item whose access control has
+    /// constraints decrypts its secret part whatever the query asks —
+    /// attributes, a persistent reference, a reference, data or nothing — so
+    /// every such read authenticates. An item with a protection class only
+    /// is read freely; so is a Secure Enclave key item, whose access control
+    /// travels in the token and is enforced when the key is used (K5).
     func needsSecret(_ item: StoredSecItem, _ query: SecQuery) -> Bool {
-        if item.itemClass == .key, let key = item.key, keys[key]?.secureEnclave == true { return false }
-        return query.returnData
+        if case .requires = item.access.rule(for: .useItem) { return true }
+        return false
     }
-
-    func needsAnySecret(_ query: SecQuery) -> Bool { query.returnData }
 
     /// The result's shape (Q7, Q8).
     mutating func shape(_ ids: [Int], query: SecQuery, context: Int?) -> SecValue? {
@@ -379,7 +380,9 @@ extension KeychainEngine {
         let data = secretData(item)
         let reference = query.returnRef ? makeReference(item, context: context, ui: query.authenticationUI) : nil
         if asked == 1 {
-            if query.returnData { return .data(data ?? []) }
+            // Q8/A4 (§9): the client asks for attributes with the data and
+            // hands back `v_Data`; an item without data gives no result.
+            if query.returnData { return data.map { .data($0) } }
             if query.returnAttributes { return .dictionary(attributes(of: item)) }
             if query.returnPersistentRef { return .data(item.persistentRef) }
             return reference
@@ -399,6 +402,13 @@ extension KeychainEngine {
         return item.data
     }
 
+    /// The access control that governs an item's use: a key's own (a
+    /// Secure Enclave key item stores none, K5), else the item's.
+    func governingAccess(_ item: StoredSecItem) -> AccessControl {
+        if let key = item.key, let access = keys[key]?.access { return access }
+        return item.access
+    }
+
     /// The attributes an item reports (its class included).
     func attributes(of item: StoredSecItem) -> [String: SecValue] {
         var result = item.attributes
@@ -412,6 +422,10 @@ extension KeychainEngine {
         guard item.itemClass == .key, let key = item.key, var material = keys[key] else { return nil }
         material.context = context
         material.authenticationUI = ui
+        // Q12 (§9): a read that authenticated the item decrypted a software key,
+        // so the reference is the key itself; a token key (and a key whose
+        // access control guards key use only) authenticates each use.
+        if !material.secureEnclave, needsSecret(item, SecQuery(itemClass: .key)) { material.access = nil }
         let id = nextKey
         nextKey += 1
         keys[id] = material
@@ -471,6 +485,8 @@ extension KeychainEngine {
                 if let refusal = checkWritableGroup(group, rule: "U4") { return refusal }
                 newAttributes[name] = value
             case "sync":
+                // A13′ (§9): Any in attributesToUpdate is accepted and ignored.
+                if value == .string("syna") { continue }
                 guard let flag = value.boolValue else { return SecOutcome(.param, rule: "Q3", "kSecAttrSynchronizable must be a boolean") }
                 newAttributes[name] = .bool(flag)
             default:
@@ -480,12 +496,13 @@ extension KeychainEngine {
                 newAttributes[name] = normalized
             }
         }
-        let found = matches(query)
-        guard !found.isEmpty else {
-            var outcome = notFound(query, call: .update)
-            if outcome.rule == "Q11" { outcome.rule = "U4" }
-            return outcome
+        if newControl != nil, newAttributes["pdmn"] != nil {
+            return SecOutcome(
+                .param, rule: "A8",
+                "attributesToUpdate has kSecAttrAccessible beside a kSecAttrAccessControl made by SecAccessControlCreateWithFlags")
         }
+        let found = matches(query)
+        guard !found.isEmpty else { return notFound(query, call: .update) }
         var prompts = 0
         var updated: [Int: StoredSecItem] = [:]
         let context = query.context ?? newContext()
@@ -497,16 +514,15 @@ extension KeychainEngine {
                     .interactionNotAllowed, rule: "Q11",
                     "the matching item \(describeKey(item)) is \(item.protection.rawValue) and the device is locked", prompts: prompts)
             }
-            if newData != nil, case .requires = item.access.rule(for: .useItem) {
-                if let refusal = authorize(
+            // U6 (§9): every update of an item whose access control has
+            // constraints authenticates first, against the old access control.
+            if needsSecret(item, query),
+                let refusal = authorize(
                     item.access, .useItem, context: context, ui: query.authenticationUI,
                     reason: query.operationPrompt, call: SecCall.update.rawValue, prompts: &prompts),
-                    case .status(let status, let rule, let reason, _) = refusal
-                {
-                    return SecOutcome(
-                        status, rule: "U6", "replacing the data needs the same authentication as a read: \(rule): \(reason)",
-                        prompts: prompts)
-                }
+                case .status(let status, let rule, let reason, _) = refusal
+            {
+                return SecOutcome(status, rule: rule, "the update authenticates first (U6): \(reason)", prompts: prompts)
             }
             for (name, value) in newAttributes { item.attributes[name] = value }
             let protection = newControl?.protection ?? newAttributes["pdmn"]?.stringValue.flatMap(ProtectionClass.init(rawValue:))
@@ -579,11 +595,7 @@ extension KeychainEngine {
             return SecOutcome(.missingEntitlement, rule: "Q6", "the app is not entitled to access group \(group)")
         }
         let found = matches(query, includeLost: true)
-        guard !found.isEmpty else {
-            var outcome = notFound(query, call: .delete)
-            if outcome.rule == "Q11" { outcome.rule = "D3" }
-            return outcome
-        }
+        guard !found.isEmpty else { return notFound(query, call: .delete) }
         for id in found { remove(id) }
         let scope = query.syncGiven ? "" : " (non-synchronizable items only: no kSecAttrSynchronizable in the query)"
         var outcome = SecOutcome(.success, rule: "D1", "deleted \(found.count) item(s): every match\(scope); no prompt (D4)")

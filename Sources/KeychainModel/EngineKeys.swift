@@ -133,14 +133,27 @@ extension KeychainEngine {
             return .failure(failure(.unimplemented, "K3", "only P-256 keys are in this model's scope"))
         }
         let permanent = merged["perm"]?.boolValue ?? secureEnclave
+        var publicAttributes: [String: SecValue] = [:]
+        if case .dictionary(let attributes)? = parameters["public"] { publicAttributes = attributes }
+        // K1′ (§9): kSecAttrIsPermanent at the top level or in kSecPublicKeyAttrs stores the public key item too.
+        let publicPermanent = !secureEnclave && (publicAttributes["perm"] ?? parameters["perm"])?.boolValue == true
         var access: AccessControl?
         if case .accessControl(let control)? = merged["accc"] {
+            if merged["pdmn"] != nil {
+                return .failure(failure(.param, "A8", "kSecAttrAccessible beside a kSecAttrAccessControl conflicts"))
+            }
             switch bind(protection: control.protection, flags: control.flags) {
             case .failure(let outcome): return .failure(failure(outcome.status, outcome.rule, outcome.reason))
             case .success(let bound): access = bound
             }
         } else if merged["accc"] != nil {
             return .failure(failure(.param, "Q16", "kSecAttrAccessControl must be a SecAccessControl"))
+        } else if secureEnclave, let name = merged["pdmn"]?.stringValue, let protection = ProtectionClass(rawValue: name) {
+            // K5: the token keeps the protection the caller asked for; the item itself is always accessible.
+            switch bind(protection: protection, flags: []) {
+            case .failure(let outcome): return .failure(failure(outcome.status, outcome.rule, outcome.reason))
+            case .success(let bound): access = bound
+            }
         }
         let privateKey = P256.Signing.PrivateKey()
         let tag =
@@ -156,14 +169,37 @@ extension KeychainEngine {
         let id = nextKey
         nextKey += 1
         keys[id] = material
-        guard permanent else { return .success(id) }
-        var attributes: [String: SecValue] = ["class": .string("keys")]
-        for name in ["agrp", "labl", "pdmn", "accc", "sync"] where merged[name] != nil { attributes[name] = merged[name] }
-        if let tagValue = merged["atag"] { attributes["atag"] = tagValue }
-        let outcome = addItem(attributes, wantsResult: false, keyMaterial: id)
-        guard outcome.status == .success else {
-            keys[id] = nil
-            return .failure(failure(outcome.status, outcome.rule, outcome.reason))
+        if permanent {
+            var attributes: [String: SecValue] = ["class": .string("keys")]
+            for name in ["agrp", "labl", "pdmn", "accc", "sync"] where merged[name] != nil { attributes[name] = merged[name] }
+            if secureEnclave {
+                // K5 (§9): a token item is stored always accessible and without
+                // kSecAttrAccessControl; the access control travels in the token.
+                attributes["pdmn"] = .string(ProtectionClass.dk.rawValue)
+                attributes["accc"] = nil
+            }
+            if let tagValue = merged["atag"] { attributes["atag"] = tagValue }
+            let outcome = addItem(attributes, wantsResult: false, keyMaterial: id)
+            guard outcome.status == .success else {
+                keys[id] = nil
+                return .failure(failure(outcome.status, outcome.rule, outcome.reason))
+            }
+        }
+        if publicPermanent {
+            var attributes: [String: SecValue] = ["class": .string("keys")]
+            for name in ["agrp", "labl", "sync", "atag"] {
+                if let value = publicAttributes[name] ?? parameters[name] { attributes[name] = value }
+            }
+            if let protection = publicAttributes["pdmn"] ?? parameters["pdmn"] { attributes["pdmn"] = protection }
+            let publicID = nextKey
+            nextKey += 1
+            keys[publicID] = KeyMaterial(
+                privateKey: nil, publicKey: material.publicKey, secureEnclave: false, tag: material.tag, label: material.label)
+            let outcome = addItem(attributes, wantsResult: false, keyMaterial: publicID)
+            keys[publicID] = nil
+            guard outcome.status == .success else {
+                return .failure(failure(outcome.status, outcome.rule, outcome.reason))
+            }
         }
         return .success(id)
     }

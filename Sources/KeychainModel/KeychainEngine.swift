@@ -56,7 +56,15 @@ public struct KeychainEngine: Sendable {
     public mutating func apply(_ event: DeviceEvent) {
         device.apply(event)
         if event == .unlock && device.biometryUsable { lastBiometricUnlock = now }
-        log("device.\(event.rawValue)", status: 0, rule: "-", "device event")
+        var reason = "device event"
+        if event == .passcodeRemoved {
+            // A11 (§9): the …WhenPasscodeSet… items are deleted with the passcode
+            // (Apple's secd-81 adds the same item again once a new passcode is set).
+            let gone = items.filter { $0.value.protection.requiresPasscode }.map(\.key).sorted()
+            for id in gone { remove(id) }
+            reason = "device event; \(gone.count) …WhenPasscodeSet… item(s) deleted (A11)"
+        }
+        log("device.\(event.rawValue)", status: 0, rule: event == .passcodeRemoved ? "A11" : "-", reason)
     }
 
     mutating func log(_ call: String, status: Int32, rule: String, _ reason: String, prompts: Int = 0) {
@@ -66,6 +74,16 @@ public struct KeychainEngine: Sendable {
     mutating func finish(_ call: SecCall, _ outcome: SecOutcome) -> SecOutcome {
         log(call.rawValue, status: outcome.status.rawValue, rule: outcome.rule, outcome.reason, prompts: outcome.prompts)
         return outcome
+    }
+
+    /// Bounds the call and prompt logs: past twice `limit` entries the
+    /// oldest go, leaving the newest `limit` (amortized, so a long run pays
+    /// no more than a constant per call).
+    public mutating func trimLogs(keeping limit: Int) {
+        let limit = max(1, limit)
+        if calls.count > 2 * limit { calls.removeFirst(calls.count - limit) }
+        if prompts.count > 2 * limit { prompts.removeFirst(prompts.count - limit) }
+        if wouldCrashOnDevice.count > 2 * limit { wouldCrashOnDevice.removeFirst(wouldCrashOnDevice.count - limit) }
     }
 
     /// Clears the call and prompt logs (the keychain stays).
@@ -79,13 +97,13 @@ public struct KeychainEngine: Sendable {
 /// A primary key: the class and its key columns' values (defaults filled in).
 struct SecPrimaryKey: Hashable {
     let itemClass: SecItemClass
-    let values: [SecValue]
+    let values: [ColumnValueKey]
 }
 
 /// The lookup index: class and the class's most-queried attribute.
 struct SecIndexKey: Hashable {
     let itemClass: SecItemClass
-    let value: SecValue
+    let value: ColumnValueKey
 }
 
 /// A stored item.
@@ -107,11 +125,17 @@ struct StoredSecItem: Sendable {
     var synchronizable: Bool { attributes["sync"]?.boolValue ?? false }
 
     var primaryKey: SecPrimaryKey {
-        SecPrimaryKey(itemClass: itemClass, values: itemClass.primaryKey.map { attributes[$0] ?? .string("") })
+        SecPrimaryKey(
+            itemClass: itemClass,
+            values: itemClass.primaryKey.map { column in
+                (attributes[column] ?? ColumnKind.of(column).hiddenDefault ?? .string("")).columnKey(for: column)
+            })
     }
 
     var indexKey: SecIndexKey {
-        SecIndexKey(itemClass: itemClass, value: attributes[itemClass.indexedAttribute] ?? .string(""))
+        let column = itemClass.indexedAttribute
+        return SecIndexKey(
+            itemClass: itemClass, value: (attributes[column] ?? ColumnKind.of(column).hiddenDefault ?? .string("")).columnKey(for: column))
     }
 }
 

@@ -70,10 +70,11 @@ public struct KeychainSimulator: Sendable {
         labels.compactMapValues { id in engine.contexts[id].map { AuthenticationContext($0, evidence: engine.evidence(of: id)) } }
     }
 
-    /// The access control bound to the first item matching `query`, if any.
+    /// The access control that governs the first item matching `query`, if
+    /// any (a Secure Enclave key's travels with the key: K5).
     public func accessControl(matching query: ItemQuery) -> AccessControl? {
         guard case .success(let parsed) = SecQuery.parse(Self.dictionary(query), for: .copyMatching) else { return nil }
-        return engine.matches(parsed).first.flatMap { engine.items[$0]?.access }
+        return engine.matches(parsed).first.flatMap { engine.items[$0].map(engine.governingAccess) }
     }
 
     // MARK: Translation

@@ -62,13 +62,28 @@ public enum SecItemClass: String, Sendable, Hashable, CaseIterable {
     var isPassword: Bool { self == .genericPassword || self == .internetPassword }
 }
 
-/// How the keychain stores each attribute's value: the schema's column kinds.
+/// How the keychain stores each attribute's value: the schema's column
+/// kinds (rule book §9, "Values kept as given"; Apple's `SecItemSchema.c`
+/// and the converters of `SecDbItem.c`).
 enum ColumnKind {
-    case string, blob, number, bool, date, accessControl
+    /// A blob column (`acct`, `svce`, `labl`, `atag`, …): the value keeps
+    /// the caller's type (data, string or number) and compares by its bytes
+    /// (a string's UTF-8, a number's 32-bit little-endian integer), never
+    /// through text.
+    case blob
+    /// A data column (`klbl`, `issr`, `slnr`, …): stored as data, a string as its UTF-8 bytes.
+    case data
+    /// A number column: a number, a boolean as 0/1, a string only when it is
+    /// an integer (else the string is kept as given).
+    case number
+    /// A text column (`agrp`, `tkid`, `vwht`, `pdmn`): data only when it is valid UTF-8.
+    case string
+    case bool, date, accessControl
 
     static func of(_ attribute: String) -> ColumnKind {
         switch attribute {
-        case "klbl", "atag", "gena", "subj", "issr", "slnr", "skid", "pkhh", "alis": .blob
+        case "acct", "svce", "labl", "desc", "icmt", "gena", "sdmn", "srvr", "atyp", "path", "atag", "alis", "prot": .blob
+        case "klbl", "subj", "issr", "slnr", "skid", "pkhh": .data
         case "ptcl", "port", "kcls", "bsiz", "esiz", "type", "crtr", "ctyp", "cenc", "scrp": .number
         case "sync", "invi", "nega", "perm", "priv", "modi", "sens", "asen", "extr", "next", "encr", "decr", "drve", "sign",
             "vrfy", "snrc", "vyrc", "wrap", "unwp":
@@ -84,7 +99,7 @@ enum ColumnKind {
     var hiddenDefault: SecValue? {
         switch self {
         case .string: .string("")
-        case .blob: .data([])
+        case .blob, .data: .data([])
         case .number: .number(0)
         case .bool: .bool(false)
         case .date: .date(0)
@@ -93,31 +108,53 @@ enum ColumnKind {
     }
 }
 
+/// What a column compares: equal keys are one value to the keychain (a
+/// blob's bytes whatever its type; another column's stored value).
+enum ColumnValueKey: Hashable, Sendable {
+    case bytes([UInt8])
+    case value(SecValue)
+}
+
 extension SecValue {
-    /// The value as the column stores it, so that equal values compare equal
-    /// whichever type the caller passed (a string tag and its UTF-8 data; the
-    /// key type `"73"` and the number 73; a CFBoolean and the number 1). nil:
-    /// a value the column cannot take.
+    /// The value as the column stores it (rule book §9, "Values kept as
+    /// given"): a blob keeps the caller's type; a data column takes a
+    /// string's UTF-8 bytes; a number column converts a string only when it
+    /// is an integer. nil: a value the column cannot take.
     func normalized(for attribute: String) -> SecValue? {
         switch (ColumnKind.of(attribute), self) {
+        case (.blob, .string), (.blob, .data), (.blob, .number): return self
+        case (.data, .data): return self
+        case (.data, .string(let text)): return .data(Array(text.utf8))
         case (.string, .string): return self
-        case (.string, .data(let bytes)): return .string(String(decoding: bytes, as: UTF8.self))
-        case (.string, .number(let value)): return .string(String(value))
-        case (.blob, .data): return self
-        case (.blob, .string(let text)): return .data(Array(text.utf8))
+        case (.string, .data(let bytes)):
+            // CFStringCreateFromExternalRepresentation: invalid UTF-8 is no string at all.
+            guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+            return .string(text)
         case (.number, .number): return self
         case (.number, .bool(let flag)): return .number(flag ? 1 : 0)
         case (.number, .string(let text)):
-            if let value = Int64(text) { return .number(value) }
-            // Four-character codes (kSecAttrProtocolHTTPS is `htps`) are numbers in the schema.
-            let bytes = Array(text.utf8)
-            guard bytes.count == 4 else { return nil }
-            return .number(bytes.reduce(Int64(0)) { $0 << 8 | Int64($1) })
+            // copyNumber: the string becomes a number only when printing the number gives the string back.
+            if let value = Int32(text), String(value) == text { return .number(Int64(value)) }
+            return self
         case (.bool, .bool): return self
         case (.bool, .number(let value)): return .bool(value != 0)
         case (.date, .date): return self
         case (.accessControl, .accessControl): return self
         default: return nil
+        }
+    }
+
+    /// The key the column compares by (blobs: their bytes, as the schema's
+    /// SHA-1 columns hash them).
+    func columnKey(for attribute: String) -> ColumnValueKey {
+        guard ColumnKind.of(attribute) == .blob else { return .value(self) }
+        switch self {
+        case .string(let text): return .bytes(Array(text.utf8))
+        case .data(let bytes): return .bytes(bytes)
+        case .number(let value):
+            let word = UInt32(bitPattern: Int32(truncatingIfNeeded: value))
+            return .bytes([UInt8(word & 0xff), UInt8(word >> 8 & 0xff), UInt8(word >> 16 & 0xff), UInt8(word >> 24)])
+        default: return .value(self)
         }
     }
 }

@@ -82,7 +82,15 @@ struct SecQuery {
             guard let value = dictionary[key] else { continue }
             if let problem = query.take(key, value, for: call) { return .failure(problem) }
         }
-        if query.persistentRef != nil, !query.filters.isEmpty || query.accessGroup != nil || query.syncGiven {
+        // A8 (§9): every access control is made by SecAccessControlCreateWithFlags
+        // and carries an ACL, so kSecAttrAccessible beside one always conflicts.
+        if query.protection != nil, query.accessControl != nil {
+            return .failure(
+                failure(.param, "A8", "kSecAttrAccessible beside a kSecAttrAccessControl made by SecAccessControlCreateWithFlags conflicts")
+            )
+        }
+        // Q15′ (§9): kSecAttrSynchronizableAny is no attribute pair, so it may accompany a persistent reference.
+        if query.persistentRef != nil, !query.filters.isEmpty || query.accessGroup != nil || (query.syncGiven && query.sync != .any) {
             return .failure(failure(.param, "Q15", "kSecValuePersistentRef cannot be combined with other attributes"))
         }
         return .success(query)
@@ -108,8 +116,8 @@ struct SecQuery {
         case "sync":
             syncGiven = true
             if value == .string("syna") {
-                if call == .add { return Self.failure(.param, "Q3", "kSecAttrSynchronizableAny is a query value, not an item's") }
-                sync = .any
+                // A13′ (§9): in an add, Any is accepted and ignored — the item is stored non-synchronizable.
+                sync = call == .add ? .nonSynchronizable : .any
                 return nil
             }
             guard let flag = value.boolValue else {
@@ -157,12 +165,28 @@ struct SecQuery {
         }
         switch key {
         case "m_Limit":
+            // Q7 (§9): any CFNumber is a limit — 0 selects nothing, -1 is
+            // kSecMatchUnlimited, another negative number one item in an array.
+            let count: Int64?
             switch value {
-            case .string("m_LimitOne"): limit = .one
-            case .string("m_LimitAll"): limit = .all
-            case .number(let n) where n == 1: limit = .one
-            case .number(let n) where n > 1: limit = .count(Int(clamping: n))
-            default: return Self.failure(.param, "Q7", "kSecMatchLimit \(value.shortDescription) is not One, All or a count")
+            case .string("m_LimitOne"):
+                limit = .one
+                return nil
+            case .string("m_LimitAll"):
+                limit = .all
+                return nil
+            case .number(let n): count = n
+            case .real(let r) where r.isFinite: count = Int64(exactly: r.rounded(.towardZero)) ?? (r < 0 ? Int64.min : Int64.max)
+            default: count = nil
+            }
+            guard let count else {
+                return Self.failure(.param, "Q7", "kSecMatchLimit \(value.shortDescription) is not One, All or a number")
+            }
+            switch count {
+            case 1: limit = .one
+            case -1: limit = .all
+            case ..<0: limit = .count(1)
+            default: limit = .count(Int(clamping: count))
             }
             return nil
         case "m_CaseInsensitive":
@@ -174,11 +198,19 @@ struct SecQuery {
             guard case .string(let host) = value else { return Self.failure(.param, "Q13", "the host must be a string") }
             filters["m_Host"] = .string(host)
             return nil
-        case "m_Issuers", "m_Policy", "m_ValidOnDate", "m_TrustedOnly", "m_SearchList", "m_SubjectContains",
-            "m_EmailAddressIfPresent":
+        case "m_Issuers", "m_Policy":
+            guard itemClass == .certificate || itemClass == .identity else {
+                return Self.failure(.unimplemented, "Q13", "\(key) applies to certificates and identities only")
+            }
             return Self.failure(.unimplemented, "Q13", "\(key): certificate trust evaluation is out of this model's scope")
         default:
-            return Self.failure(.param, "§1d", "\"\(key)\" is not a kSecMatch key")
+            // Q13′ (§9): a match key with no handler for the class is accepted
+            // and ignored (the server refuses only issuers, policy and host
+            // outside their classes); on certificates, trust evaluation is out of scope.
+            if itemClass == .certificate || itemClass == .identity {
+                return Self.failure(.unimplemented, "Q13", "\(key): certificate trust evaluation is out of this model's scope")
+            }
+            return nil
         }
     }
 
@@ -207,6 +239,9 @@ struct SecQuery {
                     return Self.failure(.param, "A12", "kSecUseAuthenticationUISkip is for SecItemCopyMatching only")
                 }
                 authenticationUI = .skip
+            case .bool:
+                // A12 (§9): the client strips a Boolean (the legacy `true`) and the call runs as Allow.
+                authenticationUIGiven = false
             default:
                 return Self.failure(.param, "A12", "kSecUseAuthenticationUI must be Allow, Fail or Skip, not \(value.shortDescription)")
             }

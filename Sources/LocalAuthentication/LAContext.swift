@@ -3,7 +3,7 @@ import Foundation
 internal import KeychainAccessControl
 internal import KeychainModel
 @_exported import Security
-internal import SecuritySimulation
+package import SecuritySimulation
 
 /// `LAContext`: one authentication context of the simulated device. Every
 /// property and method asks the model (`KeychainEngine`) through the
@@ -13,20 +13,48 @@ internal import SecuritySimulation
 ///
 /// Completion handlers: the model answers at the call, so prompts are
 /// raised and logged before the method returns; the reply then runs on a
-/// global dispatch queue, as on a device (never on the caller's thread).
+/// global dispatch queue, as on a device (never on the caller's thread),
+/// inside the simulation the context belongs to.
+///
+/// A context belongs to the simulation it was made in (``Simulation/current``);
+/// after that simulation's reset it is stale: every evaluation answers
+/// ``LAError/Code/invalidContext`` and a SecItem call given it sees no context.
+// @unchecked: an `NSObject` subclass (Foundation's class) cannot be checked; every stored property is a `let` of a Sendable type.
 open class LAContext: NSObject, SecContextHandle, @unchecked Sendable {
     /// The model's id of the context.
-    package let contextID: Int
+    let contextID: Int
+    let simulation: Simulation
+    let epoch: UInt64
 
     /// A new context, with no evaluation done.
     public override init() {
-        contextID = Simulation.shared.withEngine { $0.newContext() }
+        let simulation = Simulation.current
+        self.simulation = simulation
+        (contextID, epoch) = simulation.withEngineStamped { $0.newContext() }
         super.init()
     }
 
     deinit {
+        // Never under the simulation's lock: the release waits for the next call.
+        simulation.releaseLater(context: contextID, epoch: epoch)
+    }
+
+    package func contextID(in target: Simulation) -> Int {
+        target === simulation && target.epoch == epoch ? contextID : 0
+    }
+
+    /// Runs `body` with the model's id of this context; nil when the context is stale.
+    private func run<T: Sendable>(_ body: (inout KeychainEngine, Int) -> T) -> T? {
         let id = contextID
-        Simulation.shared.withEngine { $0.releaseContext(id) }
+        return simulation.withEngine(ifCurrent: epoch) { body(&$0, id) }
+    }
+
+    /// Runs a completion handler on a global queue, inside this context's simulation.
+    private func reply(_ outcome: Evaluation, _ reply: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let simulation = simulation
+        DispatchQueue.global().async {
+            Simulation.$current.withValue(simulation) { reply(outcome.succeeded, outcome.error) }
+        }
     }
 
     // MARK: Settings
@@ -67,20 +95,17 @@ open class LAContext: NSObject, SecContextHandle, @unchecked Sendable {
 
     /// The device's biometry, as known once a policy has been checked on this context.
     open var biometryType: LABiometryType {
-        let id = contextID
-        return LABiometryType(Simulation.shared.withEngine { $0.biometryType(context: id) })
+        LABiometryType(run { $0.biometryType(context: $1) } ?? .none)
     }
 
     /// The enrolled set's state after a biometric check or evaluation, else nil (LA4; deprecated on iOS 18).
     open var evaluatedPolicyDomainState: Data? {
-        let id = contextID
-        return Simulation.shared.withEngine { $0.evaluatedPolicyDomainState(context: id) }.map { Data($0) }
+        run { $0.evaluatedPolicyDomainState(context: $1) }.flatMap { $0 }.map { Data($0) }
     }
 
     /// The authentication domains' state (iOS 18), read now.
     open var domainState: LADomainState {
-        let id = contextID
-        let (kind, hash) = Simulation.shared.withEngine { ($0.biometryType(context: id), $0.biometryStateHash(context: id)) }
+        let (kind, hash) = run { ($0.biometryType(context: $1), $0.biometryStateHash(context: $1)) } ?? (.none, nil)
         return LADomainState(biometry: LADomainStateBiometry(biometryType: LABiometryType(kind), stateHash: hash.map { Data($0) }))
     }
 
@@ -90,8 +115,8 @@ open class LAContext: NSObject, SecContextHandle, @unchecked Sendable {
     /// `error` receives an `NSError` in ``LAErrorDomain``.
     @discardableResult
     open func canEvaluatePolicy(_ policy: LAPolicy, error: NSErrorPointer) -> Bool {
-        let id = contextID
-        let outcome = Simulation.shared.withEngine { $0.canEvaluatePolicy(context: id, policy: policy.rawValue) }
+        let raw = policy.rawValue
+        let outcome = run { $0.canEvaluatePolicy(context: $1, policy: raw) } ?? Self.stale
         if let code = outcome.code {
             error?.pointee = laNSError(code: code.rawValue, explanation: outcome.explanation)
         }
@@ -104,8 +129,7 @@ open class LAContext: NSObject, SecContextHandle, @unchecked Sendable {
         _ policy: LAPolicy, localizedReason: String,
         reply: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        let outcome = evaluate(policy, localizedReason)
-        DispatchQueue.global().async { reply(outcome.succeeded, outcome.error) }
+        self.reply(evaluate(policy, localizedReason), reply)
     }
 
     /// Evaluates `policy`: true, or throws the error.
@@ -122,8 +146,7 @@ open class LAContext: NSObject, SecContextHandle, @unchecked Sendable {
         _ accessControl: SecAccessControl, operation: LAAccessControlOperation,
         localizedReason: String, reply: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        let outcome = evaluate(accessControl, operation, localizedReason)
-        DispatchQueue.global().async { reply(outcome.succeeded, outcome.error) }
+        self.reply(evaluate(accessControl, operation, localizedReason), reply)
     }
 
     /// Evaluates `accessControl` for `operation`: true, or throws the error.
@@ -139,41 +162,38 @@ open class LAContext: NSObject, SecContextHandle, @unchecked Sendable {
 
     /// Ends the context: later evaluations fail with ``LAError/Code/invalidContext`` (LA7).
     open func invalidate() {
-        let id = contextID
-        Simulation.shared.withEngine { $0.invalidate(context: id) }
+        _ = run { $0.invalidate(context: $1) }
     }
 
     // MARK: Plumbing
 
+    /// What a stale context answers (issue 52, item 2).
+    private static let stale = LAOutcome(.invalidContext, rule: "LA7", "the LAContext belongs to a simulation that was reset since")
+
     private var settings: ContextSettings {
-        let id = contextID
-        return Simulation.shared.withEngine { $0.settings(of: id) }
+        run { $0.settings(of: $1) } ?? ContextSettings()
     }
 
     private func updateSettings(_ change: (inout ContextSettings) -> Void) {
-        let id = contextID
-        Simulation.shared.withEngine { engine in
-            var settings = engine.settings(of: id)
-            change(&settings)
-            engine.setSettings(settings, of: id)
-        }
+        var settings = self.settings
+        change(&settings)
+        let changed = settings
+        _ = run { $0.setSettings(changed, of: $1) }
     }
 
     private func evaluate(_ policy: LAPolicy, _ reason: String) -> Evaluation {
-        let id = contextID
-        return Evaluation(Simulation.shared.withEngine { $0.evaluatePolicy(context: id, policy: policy.rawValue, reason: reason) })
+        let raw = policy.rawValue
+        return Evaluation(run { $0.evaluatePolicy(context: $1, policy: raw, reason: reason) } ?? Self.stale)
     }
 
     private func evaluate(
         _ accessControl: SecAccessControl, _ operation: LAAccessControlOperation,
         _ reason: String
     ) -> Evaluation {
-        let id = contextID
         let value = accessControl.value
+        let raw = operation.rawValue
         return Evaluation(
-            Simulation.shared.withEngine {
-                $0.evaluateAccessControl(context: id, accessControl: value, operation: operation.rawValue, reason: reason)
-            })
+            run { $0.evaluateAccessControl(context: $1, accessControl: value, operation: raw, reason: reason) } ?? Self.stale)
     }
 }
 

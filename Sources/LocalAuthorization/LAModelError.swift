@@ -19,7 +19,8 @@ public struct LAModelError: Error, Hashable, Sendable, CustomStringConvertible {
             case .biometryLockout: self = .biometryLockout
             case .notInteractive: self = .notInteractive
             case .invalidContext: self = .invalidContext
-            case .userFallback, .systemCancel, .appCancel, .parameter, .operationNotAllowed, .companionNotAvailable: return nil
+            case .userFallback, .systemCancel, .appCancel, .parameter, .operationNotAllowed, .companionNotAvailable, .companionUnlockOnly:
+                return nil
             }
         }
     }

@@ -46,6 +46,10 @@ public final class CFAllocator: Sendable {
 /// `kCFAllocatorDefault`: the default allocator, which is `NULL` in C as here.
 public let kCFAllocatorDefault: CFAllocator! = nil
 
+/// `kCFBundleIdentifierKey`: the Info.plist key of the bundle identifier
+/// (keychain wrappers read `Bundle.main.infoDictionary?[kCFBundleIdentifierKey as String]`
+/// to name their default service).
+nonisolated(unsafe) public let kCFBundleIdentifierKey: CFString = "CFBundleIdentifier"
 /// `kCFBooleanTrue`: the shared `true` boolean.
 public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
 /// `kCFBooleanFalse`: the shared `false` boolean.

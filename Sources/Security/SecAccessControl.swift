@@ -37,7 +37,7 @@ public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {
 
 /// `SecAccessControl`: a protection class with access-control flags, as
 /// `SecAccessControlCreateWithFlags` makes it. Equal when the same object.
-public final class SecAccessControl: Hashable, @unchecked Sendable {
+public final class SecAccessControl: Hashable, Sendable {
     /// What the model made; immutable.
     package let value: SecAccessControlValue
 
@@ -68,7 +68,7 @@ public func SecAccessControlCreateWithFlags(
         return nil
     }
     let bits = UInt64(flags.rawValue)
-    switch Simulation.shared.withEngine({ $0.createAccessControl(protection: protection, flags: bits) }) {
+    switch Simulation.current.withEngine({ $0.createAccessControl(protection: protection, flags: bits) }) {
     case .success(let value):
         return SecAccessControl(value)
     case .failure(let failure):

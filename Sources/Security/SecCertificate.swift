@@ -4,7 +4,7 @@ import Foundation
 /// and matched by attributes only (trust evaluation is out of scope); this is
 /// the object `kSecClassCertificate` code and swift-certificates'
 /// `Certificate(_: SecCertificate)` pass around.
-public final class SecCertificate: Hashable, @unchecked Sendable {
+public final class SecCertificate: Hashable, Sendable {
     let der: Data
 
     init(der: Data) { self.der = der }

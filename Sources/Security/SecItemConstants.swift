@@ -158,6 +158,24 @@ nonisolated(unsafe) public let kSecMatchHostOrSubdomainOfHost: CFString = "m_Hos
 nonisolated(unsafe) public let kSecMatchValidOnDate: CFString = "m_ValidOnDate"
 /// `kSecMatchTrustedOnly`: only trusted certificates.
 nonisolated(unsafe) public let kSecMatchTrustedOnly: CFString = "m_TrustedOnly"
+/// `kSecMatchItemList`: a `CFArray` of items the search is limited to.
+nonisolated(unsafe) public let kSecMatchItemList: CFString = "m_ItemList"
+/// `kSecMatchSearchList`: a `CFArray` of keychains to search (macOS); accepted without effect on iOS.
+nonisolated(unsafe) public let kSecMatchSearchList: CFString = "m_SearchList"
+/// `kSecMatchEmailAddressIfPresent`: certificates with this e-mail address.
+nonisolated(unsafe) public let kSecMatchEmailAddressIfPresent: CFString = "m_EmailAddressIfPresent"
+/// `kSecMatchSubjectContains`: certificates whose subject contains this string.
+nonisolated(unsafe) public let kSecMatchSubjectContains: CFString = "m_SubjectContains"
+/// `kSecMatchSubjectStartsWith`: certificates whose subject starts with this string (macOS).
+nonisolated(unsafe) public let kSecMatchSubjectStartsWith: CFString = "m_SubjectStartsWith"
+/// `kSecMatchSubjectEndsWith`: certificates whose subject ends with this string (macOS).
+nonisolated(unsafe) public let kSecMatchSubjectEndsWith: CFString = "m_SubjectEndsWith"
+/// `kSecMatchSubjectWholeString`: certificates whose subject is this string (macOS).
+nonisolated(unsafe) public let kSecMatchSubjectWholeString: CFString = "m_SubjectWholeString"
+/// `kSecMatchDiacriticInsensitive`: a `CFBoolean` (accepted without effect on iOS).
+nonisolated(unsafe) public let kSecMatchDiacriticInsensitive: CFString = "m_DiacriticInsensitive"
+/// `kSecMatchWidthInsensitive`: a `CFBoolean` (accepted without effect on iOS).
+nonisolated(unsafe) public let kSecMatchWidthInsensitive: CFString = "m_WidthInsensitive"
 /// `kSecReturnData`: a `CFBoolean`: return the item's data.
 nonisolated(unsafe) public let kSecReturnData: CFString = "r_Data"
 /// `kSecReturnAttributes`: a `CFBoolean`: return the item's attributes.

@@ -6,16 +6,36 @@ internal import SecuritySimulation
 /// `SecKey`: a reference to a key the model holds (a P-256 key; a Secure
 /// Enclave key is a software key there, rule book K1–K4). Each object
 /// holds one model key id and releases it when it goes away; the key item
-/// in the keychain, if any, stays. Equal when the same object.
-public final class SecKey: Hashable, @unchecked Sendable {
+/// in the keychain, if any, stays. Equal when the same object. A key
+/// belongs to the simulation it was made in; after that simulation's reset
+/// it is stale and every call with it fails with errSecInvalidItemRef,
+/// touching nothing (it never reaches the next test's keys).
+public final class SecKey: Hashable, Sendable {
     /// The model's id for this reference.
     let keyID: Int
+    let simulation: Simulation
+    let epoch: UInt64
 
-    init(id: Int) { keyID = id }
+    init(id: Int, in simulation: Simulation = .current) {
+        keyID = id
+        self.simulation = simulation
+        epoch = simulation.epoch
+    }
 
     deinit {
+        // Never under the simulation's lock: the release waits for the next call.
+        simulation.releaseLater(key: keyID, epoch: epoch)
+    }
+
+    /// Runs `body` with the model's id of this key; nil when the key is stale.
+    func run<T: Sendable>(_ body: (inout KeychainEngine, Int) -> T) -> T? {
         let id = keyID
-        Simulation.shared.withEngine { $0.releaseKey(id) }
+        return simulation.withEngine(ifCurrent: epoch) { body(&$0, id) }
+    }
+
+    /// The model's id when this key belongs to `target` and is current; 0 (no key) otherwise.
+    func id(in target: Simulation) -> Int {
+        target === simulation && target.epoch == epoch ? keyID : 0
     }
 
     /// Identity.
@@ -25,6 +45,7 @@ public final class SecKey: Hashable, @unchecked Sendable {
 }
 
 /// `SecKeyAlgorithm`: an algorithm's name, a `CFString` (rule book §1b).
+// @unchecked: `CFString` is Foundation's `NSString` here, a class the compiler cannot check; the value is immutable.
 public struct SecKeyAlgorithm: RawRepresentable, Hashable, @unchecked Sendable {
     /// The algorithm's name (`algid:sign:ECDSA:message-X962:SHA256`, …).
     public let rawValue: CFString
@@ -79,7 +100,7 @@ public func SecKeyCreateRandomKey(
         setError(error, conversionFailure("SecKeyCreateRandomKey"))
         return nil
     }
-    return keyResult(Simulation.shared.withEngine { $0.createRandomKey(values) }, error)
+    return keyResult(Simulation.current.withEngine { $0.createRandomKey(values) }, error)
 }
 
 /// `SecKeyCreateWithData(_:_:_:)`: a key from its external representation
@@ -94,14 +115,13 @@ public func SecKeyCreateWithData(
         return nil
     }
     let bytes = byteArray(keyData)
-    return keyResult(Simulation.shared.withEngine { $0.createKey(data: bytes, attributes: values) }, error)
+    return keyResult(Simulation.current.withEngine { $0.createKey(data: bytes, attributes: values) }, error)
 }
 
 /// `SecKeyCopyPublicKey(_:)`: the public key of `key`, or nil when the model has none.
 @discardableResult
 public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
-    let id = key.keyID
-    return Simulation.shared.withEngine { $0.publicKey(of: id) }.map { SecKey(id: $0) }
+    return key.run { $0.publicKey(of: $1) }.flatMap { $0 }.map { SecKey(id: $0, in: key.simulation) }
 }
 
 /// `SecKeyCopyExternalRepresentation(_:_:)`: the key's bytes (X9.63 for an
@@ -111,15 +131,13 @@ public func SecKeyCopyExternalRepresentation(
     _ key: SecKey,
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> CFData? {
-    let id = key.keyID
-    return dataResult(Simulation.shared.withEngine { $0.externalRepresentation(of: id) }, error)
+    return dataResult(key.run { $0.externalRepresentation(of: $1) } ?? staleKey("SecKeyCopyExternalRepresentation"), error)
 }
 
 /// `SecKeyCopyAttributes(_:)`: the key's attributes, or nil when the model has none.
 @discardableResult
 public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
-    let id = key.keyID
-    return Simulation.shared.withEngine { $0.keyAttributes(of: id) }.map { cfDictionary($0) }
+    return key.run { $0.keyAttributes(of: $1) }.flatMap { $0 }.map { cfDictionary($0) }
 }
 
 /// `SecKeyIsAlgorithmSupported(_:_:_:)`: whether `key` can do `operation` with `algorithm`.
@@ -128,9 +146,9 @@ public func SecKeyIsAlgorithmSupported(
     _ key: SecKey, _ operation: SecKeyOperationType,
     _ algorithm: SecKeyAlgorithm
 ) -> Bool {
-    let id = key.keyID
     let name = algorithm.rawValue as String
-    return Simulation.shared.withEngine { $0.isAlgorithmSupported(key: id, operation: operation.rawValue, algorithm: name) }
+    let operation = operation.rawValue
+    return key.run { $0.isAlgorithmSupported(key: $1, operation: operation, algorithm: name) } ?? false
 }
 
 /// `SecKeyCreateSignature(_:_:_:_:)`: the signature of `dataToSign`; nil and
@@ -141,10 +159,9 @@ public func SecKeyCreateSignature(
     _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ dataToSign: CFData,
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> CFData? {
-    let id = key.keyID
     let name = algorithm.rawValue as String
     let bytes = byteArray(dataToSign)
-    return dataResult(Simulation.shared.withEngine { $0.sign(key: id, algorithm: name, data: bytes) }, error)
+    return dataResult(key.run { $0.sign(key: $1, algorithm: name, data: bytes) } ?? staleKey("SecKeyCreateSignature"), error)
 }
 
 /// `SecKeyVerifySignature(_:_:_:_:_:)`: true when `signature` verifies over
@@ -154,17 +171,23 @@ public func SecKeyVerifySignature(
     _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ signedData: CFData,
     _ signature: CFData, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> Bool {
-    let id = key.keyID
     let name = algorithm.rawValue as String
     let data = byteArray(signedData)
     let signatureBytes = byteArray(signature)
-    switch Simulation.shared.withEngine({ $0.verify(key: id, algorithm: name, data: data, signature: signatureBytes) }) {
+    let outcome: Result<Bool, SecFailure> =
+        key.run { $0.verify(key: $1, algorithm: name, data: data, signature: signatureBytes) } ?? staleKey("SecKeyVerifySignature")
+    switch outcome {
     case .success(let verified):
         return verified
     case .failure(let failure):
         setError(error, failure)
         return false
     }
+}
+
+/// The failure of a call with a key made before its simulation's reset (issue 52, item 2).
+private func staleKey<T>(_ call: String) -> Result<T, SecFailure> {
+    .failure(SecFailure(.invalidItemRef, rule: "API", "\(call): the SecKey belongs to a simulation that was reset since"))
 }
 
 /// A new `SecKey` for the model's answer, or nil with the error set.

@@ -1,6 +1,7 @@
 import Foundation
 internal import KeychainAccessControl
 internal import KeychainModel
+package import SecuritySimulation
 
 // Core Foundation values ⇄ the model's `SecValue`. This is the whole of
 // the skin's work: the conversion decides nothing about the keychain; a
@@ -11,8 +12,9 @@ internal import KeychainModel
 /// An object that stands for an `LAContext` in a SecItem dictionary
 /// (`kSecUseAuthenticationContext`). `LocalAuthentication.LAContext` adopts it.
 package protocol SecContextHandle: AnyObject {
-    /// The model's id of the context.
-    var contextID: Int { get }
+    /// The model's id of the context in `simulation`: 0 (no context) when the
+    /// context belongs to another simulation or to one reset since.
+    func contextID(in simulation: Simulation) -> Int
 }
 
 /// How many levels of dictionaries and arrays a value may have, the top
@@ -23,38 +25,39 @@ let maxNestingDepth = 32
 
 /// `dictionary` as the model reads it: keys are the constants' strings
 /// (`class`, `acct`, `m_Limit`, …); nil when a key, at any depth, is not a string.
-func _secValues(_ dictionary: CFDictionary) -> [String: SecValue]? {
-    secDictionary(dictionary, depth: 0)
+func _secValues(_ dictionary: CFDictionary, for simulation: Simulation = .current) -> [String: SecValue]? {
+    secDictionary(dictionary, depth: 0, simulation)
 }
 
 /// One value as the model reads it; nil when it holds a dictionary with a key that is not a string.
-func secValue(_ value: Any) -> SecValue? {
-    secValue(value, depth: 0)
+func secValue(_ value: Any, for simulation: Simulation = .current) -> SecValue? {
+    secValue(value, depth: 0, simulation)
 }
 
 /// Reads keys and values through `allKeys` and `allValues`, which hand the
 /// stored objects over as they are: iterating an `NSDictionary` on Linux
 /// bridges every nested dictionary to a Swift one first, all levels at once.
-private func secDictionary(_ dictionary: NSDictionary, depth: Int) -> [String: SecValue]? {
+private func secDictionary(_ dictionary: NSDictionary, depth: Int, _ simulation: Simulation) -> [String: SecValue]? {
     let keys = dictionary.allKeys
     let objects = dictionary.allValues
     guard keys.count == objects.count else { return nil }
     var values: [String: SecValue] = [:]
     for (key, value) in zip(keys, objects) {
-        guard let name = key as? String, let converted = secValue(value, depth: depth + 1) else { return nil }
+        guard let name = key as? String, let converted = secValue(value, depth: depth + 1, simulation) else { return nil }
         values[name] = converted
     }
     return values
 }
 
-private func secValue(_ value: Any, depth: Int) -> SecValue? {
+private func secValue(_ value: Any, depth: Int, _ simulation: Simulation) -> SecValue? {
     switch value {
     case let key as SecKey:
-        return .key(key.keyID)
+        // A key of another simulation, or of one reset since, is no key here (issue 52, item 2).
+        return .key(key.id(in: simulation))
     case let accessControl as SecAccessControl:
         return .accessControl(accessControl.value)
     case let context as any SecContextHandle:
-        return .context(context.contextID)
+        return .context(context.contextID(in: simulation))
     case is NSNull:
         return .unsupported("NSNull")
     case let string as String:
@@ -67,12 +70,12 @@ private func secValue(_ value: Any, depth: Int) -> SecValue? {
         return secNumber(number)
     case let dictionary as NSDictionary:
         guard depth < maxNestingDepth else { return .unsupported("dictionary nested deeper than \(maxNestingDepth)") }
-        return secDictionary(dictionary, depth: depth).map { .dictionary($0) }
+        return secDictionary(dictionary, depth: depth, simulation).map { .dictionary($0) }
     case let array as NSArray:
         guard depth < maxNestingDepth else { return .unsupported("array nested deeper than \(maxNestingDepth)") }
         var values: [SecValue] = []
         for element in array {
-            guard let converted = secValue(element, depth: depth + 1) else { return nil }
+            guard let converted = secValue(element, depth: depth + 1, simulation) else { return nil }
             values.append(converted)
         }
         return .array(values)
@@ -99,7 +102,7 @@ private func secNumber(_ number: NSNumber) -> SecValue {
 /// A model value as the Core Foundation object Apple's API returns. A
 /// `.key` becomes a new `SecKey` holding that id. `.context` and
 /// `.unsupported` have no object a result can carry: `NSNull`.
-func cfObject(_ value: SecValue) -> AnyObject {
+func cfObject(_ value: SecValue, in simulation: Simulation = .current) -> AnyObject {
     switch value {
     case .string(let string): NSString(string: string)
     case .data(let bytes): NSData(data: Data(bytes))
@@ -108,18 +111,18 @@ func cfObject(_ value: SecValue) -> AnyObject {
     case .bool(let bool): NSNumber(value: bool)
     case .date(let time): NSDate(timeIntervalSinceReferenceDate: time)
     case .accessControl(let accessControl): SecAccessControl(accessControl)
-    case .key(let id): SecKey(id: id)
-    case .array(let values): NSArray(array: values.map(cfObject))
-    case .dictionary(let values): cfDictionary(values)
+    case .key(let id): SecKey(id: id, in: simulation)
+    case .array(let values): NSArray(array: values.map { cfObject($0, in: simulation) })
+    case .dictionary(let values): cfDictionary(values, in: simulation)
     case .context, .unsupported: NSNull()
     }
 }
 
 /// A model dictionary as an `NSDictionary` keyed by `NSString`.
-func cfDictionary(_ values: [String: SecValue]) -> NSDictionary {
+func cfDictionary(_ values: [String: SecValue], in simulation: Simulation = .current) -> NSDictionary {
     let dictionary = NSMutableDictionary(capacity: values.count)
     for (key, value) in values {
-        dictionary.setObject(cfObject(value), forKey: NSString(string: key))
+        dictionary.setObject(cfObject(value, in: simulation), forKey: NSString(string: key))
     }
     return dictionary
 }

@@ -32,6 +32,8 @@ extension Simulation {
         public static let answers = "TRUSTSUITE_SIM_ANSWERS"
         /// The answer for an empty queue; `strict` (default) fails the prompt and logs it.
         public static let defaultAnswer = "TRUSTSUITE_SIM_DEFAULT_ANSWER"
+        /// The most calls (and prompts) the logs keep, the oldest dropped first (default 10000).
+        public static let callLogLimit = "TRUSTSUITE_SIM_CALL_LOG_LIMIT"
         /// The clock at start, in seconds since 2001-01-01 (default 0).
         public static let clock = "TRUSTSUITE_SIM_CLOCK"
         /// How long an evaluated LAContext stays satisfied, in seconds (default: until invalidated).
@@ -46,6 +48,7 @@ extension Simulation {
             var defaultAnswer: PromptAnswer?
             var clock: Double = 0
             var contextLifetime: Double?
+            var callLogLimit: Int?
         }
 
         static func list(_ text: String) -> [String] {
@@ -117,6 +120,13 @@ extension Simulation {
             }
             if let value = number(clock, environment, problems: &problems) { settings.clock = value }
             settings.contextLifetime = number(contextLifetime, environment, problems: &problems)
+            if let value = number(callLogLimit, environment, problems: &problems) {
+                if value >= 1, value <= 100_000_000 {
+                    settings.callLogLimit = Int(value)
+                } else {
+                    problems.append("\(callLogLimit)=\(value): not between 1 and 100000000")
+                }
+            }
             return settings
         }
     }

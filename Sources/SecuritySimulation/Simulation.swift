@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 // The vocabulary of the control (answers, events, records) comes with it.
 @_exported import KeychainAccessControl
 @_exported import KeychainModel
@@ -10,38 +11,131 @@ import Foundation
 /// call log's explanations. Every setting also has an environment variable
 /// (``Simulation/Environment``), read at start and by ``reset()``, so an
 /// unchanged test suite can be pointed at a configuration.
-public final class Simulation: @unchecked Sendable {
-    /// The simulation every `Security` and `LocalAuthentication` call uses.
+///
+/// Calls reach ``current``: ``shared`` unless a task runs inside
+/// ``withNew(_:)``, which gives it (and its child tasks) a simulation of its
+/// own, so tests run in parallel. All state lives in one `Mutex`.
+public final class Simulation: Sendable {
+    /// The simulation every `Security` and `LocalAuthentication` call uses outside ``withNew(_:)``.
     public static let shared = Simulation(environment: ProcessInfo.processInfo.environment)
 
-    private let lock = NSLock()
-    private var engine: KeychainEngine
-    private var deviceSettings: SimulatedDevice
+    /// The simulation the calls of this task reach: ``shared`` by default,
+    /// the task's own inside ``withNew(_:)`` (child tasks inherit it; a
+    /// thread the code under test starts itself falls back to ``shared``).
+    @TaskLocal public static var current: Simulation = .shared
+
+    /// Runs `body` with a simulation of its own — keychain, device, app,
+    /// user, clock and logs — configured from the environment like
+    /// ``shared``; it runs in parallel with any other.
+    public static func withNew<T>(
+        environment: [String: String] = ProcessInfo.processInfo.environment, _ body: () async throws -> T
+    ) async rethrows -> T {
+        try await $current.withValue(Simulation(environment: environment), operation: body)
+    }
+
+    /// The synchronous form of ``withNew(environment:_:)``.
+    public static func withNew<T>(environment: [String: String] = ProcessInfo.processInfo.environment, _ body: () throws -> T) rethrows -> T
+    {
+        try $current.withValue(Simulation(environment: environment), operation: body)
+    }
+
+    struct State: Sendable {
+        var engine = KeychainEngine()
+        var deviceSettings = SimulatedDevice()
+        var configurationProblems: [String] = []
+        /// Bumped by every reset: a handle made before it is stale (issue 52, item 2).
+        var epoch: UInt64 = 0
+        /// The most calls the log keeps (the oldest go first).
+        var callLogLimit = Simulation.defaultCallLogLimit
+    }
+
+    /// A handle released while the state was in use waits here (a `SecKey`
+    /// or `LAContext` dropped inside ``withEngine(_:)`` must not wait for the lock it is under).
+    enum Release: Sendable {
+        case key(Int, epoch: UInt64)
+        case context(Int, epoch: UInt64)
+    }
+
+    private let state: Mutex<State>
+    private let releases = Mutex<[Release]>([])
     private let environment: [String: String]
+
+    /// How many calls the log keeps by default (``callLogLimit``).
+    public static let defaultCallLogLimit = 10_000
+
     /// Problems in the environment's settings (each ignored, the default kept).
-    public private(set) var configurationProblems: [String] = []
+    public var configurationProblems: [String] { state.withLock { $0.configurationProblems } }
 
     init(environment: [String: String]) {
         self.environment = environment
-        engine = KeychainEngine()
-        deviceSettings = SimulatedDevice()
-        resetLocked()
+        state = Mutex(State())
+        state.withLock { Self.resetLocked(&$0, environment: environment) }
     }
 
-    /// Runs `body` on the model under the simulation's lock: calls from any
-    /// thread are serialized, each one whole.
-    public func withEngine<T>(_ body: (inout KeychainEngine) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        let before = engine.calls.count
-        let result = try body(&engine)
-        if echo, engine.calls.count > before {
-            for call in engine.calls[before...] { FileHandle.standardError.write(Data("[simulation] \(call.explanation)\n".utf8)) }
+    /// Runs `body` on the model, alone: calls from any thread are
+    /// serialized, each one whole. Handles released meanwhile are released
+    /// at the next call.
+    public func withEngine<T: Sendable>(_ body: (inout KeychainEngine) throws -> T) rethrows -> T {
+        try locked { state in try body(&state.engine) }
+    }
+
+    /// The state under the lock: pending releases first, then `body`, then the echo and the log's bound.
+    private func locked<T: Sendable>(_ body: (inout State) throws -> T) rethrows -> T {
+        let pending = releases.withLock { list -> [Release] in
+            defer { list.removeAll() }
+            return list
         }
-        return result
+        let echo = environment[Environment.echo] == "1"
+        return try state.withLock { state -> T in
+            for release in pending {
+                switch release {
+                case .key(let id, let epoch) where epoch == state.epoch: state.engine.releaseKey(id)
+                case .context(let id, let epoch) where epoch == state.epoch: state.engine.releaseContext(id)
+                default: break
+                }
+            }
+            let before = state.engine.calls.count
+            let result = try body(&state)
+            if echo, state.engine.calls.count > before {
+                for call in state.engine.calls[before...] {
+                    FileHandle.standardError.write(Data("[simulation] \(call.explanation)\n".utf8))
+                }
+            }
+            state.engine.trimLogs(keeping: state.callLogLimit)
+            return result
+        }
     }
 
-    private var echo: Bool { environment[Environment.echo] == "1" }
+    // MARK: Handles
+
+    /// The reset generation a new handle is stamped with.
+    public var epoch: UInt64 { state.withLock { $0.epoch } }
+
+    /// Runs `body` only for a handle of this generation; nil for a stale one
+    /// (made before a reset), which touches nothing.
+    public func withEngine<T: Sendable>(ifCurrent epoch: UInt64, _ body: (inout KeychainEngine) throws -> T) rethrows -> T? {
+        try locked { state -> T? in
+            guard state.epoch == epoch else { return nil }
+            return try body(&state.engine)
+        }
+    }
+
+    /// Runs `body` and hands back the generation it ran in, for the handle it makes.
+    public func withEngineStamped<T: Sendable>(_ body: (inout KeychainEngine) throws -> T) rethrows -> (value: T, epoch: UInt64) {
+        try locked { state in (try body(&state.engine), state.epoch) }
+    }
+
+    /// A `SecKey` handle is gone: its key is released at the next call (never under the caller's lock).
+    public func releaseLater(key id: Int, epoch: UInt64) { releases.withLock { $0.append(.key(id, epoch: epoch)) } }
+
+    /// An `LAContext` handle is gone: its context is released at the next call.
+    public func releaseLater(context id: Int, epoch: UInt64) { releases.withLock { $0.append(.context(id, epoch: epoch)) } }
+
+    /// How many calls ``calls`` keeps (default ``defaultCallLogLimit``; the oldest are dropped first).
+    public var callLogLimit: Int {
+        get { state.withLock { $0.callLogLimit } }
+        set { state.withLock { $0.callLogLimit = max(1, newValue) } }
+    }
 
     // MARK: Sessions
 
@@ -66,35 +160,38 @@ public final class Simulation: @unchecked Sendable {
 
     // MARK: Reset
 
-    /// A clean keychain, device, app, user and log, as the environment configures them (else the defaults).
+    /// A clean keychain, device, app, user and log, as the environment
+    /// configures them (else the defaults). Every handle made before is stale.
     public func reset() {
-        lock.lock()
-        defer { lock.unlock() }
-        resetLocked()
+        state.withLock { Self.resetLocked(&$0, environment: environment) }
     }
 
-    private func resetLocked() {
+    private static func resetLocked(_ state: inout State, environment: [String: String]) {
         var problems: [String] = []
         let settings = Environment.read(environment, problems: &problems)
-        configurationProblems = problems
-        engine = KeychainEngine(app: settings.app, now: settings.clock)
-        engine.answers = settings.answers
-        engine.defaultAnswer = settings.defaultAnswer
-        engine.contextLifetime = settings.contextLifetime
-        deviceSettings = settings.device
-        applyDeviceSettings()
+        state.configurationProblems = problems
+        state.engine = KeychainEngine(app: settings.app, now: settings.clock)
+        state.engine.answers = settings.answers
+        state.engine.defaultAnswer = settings.defaultAnswer
+        state.engine.contextLifetime = settings.contextLifetime
+        state.deviceSettings = settings.device
+        state.epoch &+= 1
+        if let limit = settings.callLogLimit { state.callLogLimit = limit }
+        applyDeviceSettings(&state)
     }
 
-    private func applyDeviceSettings() {
-        engine.biometryKind = deviceSettings.biometry
-        var state = DeviceState(
+    private static func applyDeviceSettings(_ state: inout State) {
+        let deviceSettings = state.deviceSettings
+        state.engine.biometryKind = deviceSettings.biometry
+        var device = DeviceState(
             locked: deviceSettings.locked, unlockedSinceBoot: deviceSettings.unlockedSinceBoot || !deviceSettings.locked,
             passcodeSet: deviceSettings.passcodeSet,
             biometry: deviceSettings.biometryState, companion: deviceSettings.hasAuthenticationCompanion)
-        state.enrollmentGeneration = engine.device.enrollmentGeneration
-        state.passcodeGeneration = engine.device.passcodeGeneration
-        state.hardwareGeneration = engine.device.hardwareGeneration
-        engine.setDevice(state)
+        device.unlockOnlyCompanion = deviceSettings.companions.contains { $0.paired && $0.nearby && !$0.canAuthenticate }
+        device.enrollmentGeneration = state.engine.device.enrollmentGeneration
+        device.passcodeGeneration = state.engine.device.passcodeGeneration
+        device.hardwareGeneration = state.engine.device.hardwareGeneration
+        state.engine.setDevice(device)
     }
 
     // MARK: The app
@@ -109,28 +206,25 @@ public final class Simulation: @unchecked Sendable {
 
     /// The device as configured (biometry, passcode, lock, companions).
     public var device: SimulatedDevice {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return deviceSettings
-        }
+        get { state.withLock { $0.deviceSettings } }
         set {
-            lock.lock()
-            defer { lock.unlock() }
-            deviceSettings = newValue
-            applyDeviceSettings()
+            state.withLock { state in
+                state.deviceSettings = newValue
+                Self.applyDeviceSettings(&state)
+            }
         }
     }
 
     /// Something happens to the device: lock, unlock, reboot, a new enrolment, the passcode removed…
     public func apply(_ event: DeviceEvent) {
-        withEngine { engine in
-            engine.apply(event)
-            deviceSettings.locked = engine.device.locked
-            deviceSettings.unlockedSinceBoot = engine.device.unlockedSinceBoot
-            deviceSettings.passcodeSet = engine.device.passcodeSet
-            deviceSettings.enrolled = engine.device.biometry == .enrolled || engine.device.biometry == .lockout
-            deviceSettings.lockedOut = engine.device.biometry == .lockout
+        state.withLock { state in
+            state.engine.apply(event)
+            let device = state.engine.device
+            state.deviceSettings.locked = device.locked
+            state.deviceSettings.unlockedSinceBoot = device.unlockedSinceBoot
+            state.deviceSettings.passcodeSet = device.passcodeSet
+            state.deviceSettings.enrolled = device.biometry == .enrolled || device.biometry == .lockout
+            state.deviceSettings.lockedOut = device.biometry == .lockout
         }
     }
 
@@ -178,7 +272,7 @@ public final class Simulation: @unchecked Sendable {
     public var unansweredPrompts: [PromptRecord] { withEngine { $0.prompts.filter { $0.answer == nil } } }
 
     /// Every call with its status, the rule that decided it and one line of reason.
-    public var calls: [CallRecord] { withEngine { $0.calls } }
+    public var calls: [CallRecord] { locked { Array($0.engine.calls.suffix($0.callLogLimit)) } }
 
     /// The last call's explanation, e.g. "SecItemCopyMatching → -25300: Q4: the query's …".
     public var lastExplanation: String? { withEngine { $0.calls.last?.explanation } }

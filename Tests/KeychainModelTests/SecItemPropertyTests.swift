@@ -7,7 +7,8 @@ import Testing
 /// by an oracle written here from the rule book, not by the engine's code:
 /// no two items share a primary key (§2, computed here), a query never
 /// returns an item that fails one of its filters (Q2–Q6), nothing deleted
-/// is found again (D1), an attribute-only query never prompts (Q12).
+/// is found again (D1), and a protected item is never read without a
+/// prompt, whatever the query asks (Q12 as amended in rule book §9).
 @Suite struct SecItemPropertyTests {
     typealias Dict = [String: SecValue]
 
@@ -55,9 +56,10 @@ import Testing
     static func primaryKey(_ attributes: Dict) -> [String] {
         func text(_ value: SecValue?) -> String {
             switch value {
-            case .string(let s)?: return "s:" + s
-            case .data(let d)?: return "s:" + String(decoding: d, as: UTF8.self)
-            case nil: return "s:"
+            // Blob columns compare bytes (rule book §9): a string by its UTF-8.
+            case .string(let s)?: return "b:" + Array(s.utf8).map { String($0) }.joined(separator: ",")
+            case .data(let d)?: return "b:" + d.map { String($0) }.joined(separator: ",")
+            case nil: return "b:"
             case let other?: return "?\(other)"
             }
         }
@@ -72,7 +74,18 @@ import Testing
             case "sync":
                 if wanted == .string("syna") { continue }
                 if (item["sync"]?.boolValue ?? false) != (wanted.boolValue ?? false) { return false }
-            case "acct", "svce", "pdmn", "agrp":
+            case "acct", "svce":
+                // Blob columns compare bytes (§9); an absent one is empty.
+                func bytes(_ value: SecValue?) -> [UInt8]? {
+                    switch value {
+                    case .string(let text)?: Array(text.utf8)
+                    case .data(let data)?: data
+                    case nil: []
+                    default: nil
+                    }
+                }
+                if bytes(item[key]) != bytes(wanted) { return false }
+            case "pdmn", "agrp":
                 if item[key] != wanted { return false }
             default:
                 continue
@@ -87,6 +100,8 @@ import Testing
     static func everything(_ engine: KeychainEngine) -> [Dict] {
         var probe = engine
         probe.apply(.unlock)
+        // Every read of a protected item prompts (Q12): answers that satisfy each kind of constraint.
+        probe.answers = Array(repeating: [PromptAnswer.biometryMatch, .passcode], count: 8).flatMap { $0 }
         let outcome = probe.copyMatching(
             [
                 "class": .string("genp"), "sync": .string("syna"), "m_Limit": .string("m_LimitAll"),
@@ -117,15 +132,18 @@ import Testing
                 }
                 _ = engine.add(attributes, wantsResult: false)
             case 2:
-                // An attribute-only read: never a prompt (Q12), and every item returned passes the filters.
+                // An attribute-only read: a protected item is never returned
+                // without a prompt (Q12, §9), and every item returned passes the filters.
                 var query = call.dictionary(forAdd: false)
                 query["m_Limit"] = .string("m_LimitAll")
                 query["r_Attributes"] = .bool(true)
                 let outcome = engine.copyMatching(query, wantsResult: true)
-                #expect(outcome.prompts == 0, "attribute-only query prompted: \(outcome.explanation)")
                 if case .array(let values)? = outcome.result {
                     for case .dictionary(let item) in values {
                         #expect(Self.passes(item, query), "returned \(item) for \(query)")
+                        if case .accessControl(let control)? = item["accc"], !control.flags.isEmpty {
+                            #expect(outcome.prompts > 0, "a protected item was read without a prompt: \(outcome.explanation)")
+                        }
                     }
                 }
             case 3:

@@ -143,7 +143,15 @@ import Testing
         #expect(two.result == .array([.data([1, 2, 3])]))
         let one = engine.copyMatching(Self.query(["m_Limit": .number(1), "r_Data": Self.yes]), wantsResult: true)
         #expect(one.result == .data([1, 2, 3]))
-        expect(engine.copyMatching(Self.query(["m_Limit": .number(0)]), wantsResult: false), .param, "Q7")
+        // §9: any number is a limit — 0 selects nothing, -1 is unlimited, another negative number one item in an array.
+        expect(engine.copyMatching(Self.query(["m_Limit": .number(0)]), wantsResult: false), .itemNotFound, "Q7")
+        _ = engine.add(Self.password(["acct": .string("b")]), wantsResult: false)
+        let unlimited = engine.copyMatching(["class": .string("genp"), "m_Limit": .number(-1), "r_Data": Self.yes], wantsResult: true)
+        #expect(unlimited.result == .array([.data([1, 2, 3]), .data([1, 2, 3])]))
+        let negative = engine.copyMatching(["class": .string("genp"), "m_Limit": .number(-9), "r_Data": Self.yes], wantsResult: true)
+        #expect(negative.result == .array([.data([1, 2, 3])]))
+        let real = engine.copyMatching(["class": .string("genp"), "m_Limit": .real(2.5), "r_Data": Self.yes], wantsResult: true)
+        #expect(real.count == 2)
         expect(engine.copyMatching(Self.query(["m_Limit": .string("many")]), wantsResult: false), .param, "Q7")
     }
 
@@ -173,10 +181,14 @@ import Testing
         #expect(both["v_Data"] == .data([1, 2, 3]) && both["v_PersistentRef"] == .data(reference) && both["acct"] == .string("a"))
     }
 
-    @Test func q9AReturnKeyWithoutAResultPointerIsParam() {
+    @Test func q9AReturnKeyWithoutAResultPointerIsNoError() {
         var engine = KeychainEngine()
         _ = engine.add(Self.password(), wantsResult: false)
-        expect(engine.copyMatching(Self.query(["r_Data": Self.yes]), wantsResult: false), .param, "Q9")
+        expect(engine.copyMatching(Self.query(["r_Data": Self.yes]), wantsResult: false), .success, "Q9")
+        // §9: the protected item is still authenticated.
+        _ = engine.add(Self.password(["acct": .string("b"), "accc": control(&engine, .biometryAny)]), wantsResult: false)
+        engine.answers = [.cancel]
+        expect(engine.copyMatching(Self.query(["acct": .string("b"), "r_Data": Self.yes]), wantsResult: false), .userCanceled, "AC10")
     }
 
     @Test func q11ALockedMatchAbortsTheWholeQuery() {
@@ -191,15 +203,24 @@ import Testing
         expect(engine.copyMatching(Self.query(["acct": .string("first")]), wantsResult: false), .success, "Q12")
     }
 
-    @Test func q12AttributeQueriesNeverPrompt() {
+    /// Q12 as amended (§9): every read of an item with constraints authenticates, whatever it asks.
+    @Test(arguments: [
+        ["r_Attributes": SecValue.bool(true), "r_PersistentRef": .bool(true)], ["r_PersistentRef": .bool(true)], ["r_Ref": .bool(true)],
+        [:], ["r_Data": .bool(true)],
+    ])
+    func q12EveryReadOfAProtectedItemAuthenticates(_ returns: Dict) {
         var engine = KeychainEngine()
         _ = engine.add(Self.password(["accc": control(&engine, .biometryAny)]), wantsResult: false)
-        let attributes = engine.copyMatching(Self.query(["r_Attributes": Self.yes, "r_PersistentRef": Self.yes]), wantsResult: true)
-        #expect(attributes.status == .success && attributes.prompts == 0)
-        #expect(engine.copyMatching(Self.query(), wantsResult: false).prompts == 0)
         engine.answers = [.biometryMatch]
-        let data = engine.copyMatching(Self.query(["r_Data": Self.yes]), wantsResult: true)
-        #expect(data.status == .success && data.prompts == 1 && engine.prompts.count == 1)
+        let read = engine.copyMatching(Self.query(returns), wantsResult: true)
+        #expect(read.status == .success && read.prompts == 1, "\(read.explanation)")
+        expect(
+            engine.copyMatching(Self.query(returns.merging(["u_AuthUI": .string("u_AuthUIF")]) { $1 }), wantsResult: true),
+            .interactionNotAllowed, "AC7")
+        // A protection class alone needs no authentication.
+        _ = engine.add(Self.password(["acct": .string("plain"), "pdmn": .string("ck")]), wantsResult: false)
+        let plain = engine.copyMatching(Self.query(returns.merging(["acct": .string("plain")]) { $1 }), wantsResult: true)
+        #expect(plain.status == .success && plain.prompts == 0, "\(plain.explanation)")
     }
 
     @Test func q13AndQ14AcceptedWithoutEffect() {
@@ -239,7 +260,9 @@ import Testing
     @Test func a4AddWithoutDataIsValid() {
         var engine = KeychainEngine()
         expect(engine.add(Self.query(), wantsResult: false), .success, "A1")
-        #expect(engine.copyMatching(Self.query(["r_Data": Self.yes]), wantsResult: true).result == .data([]))
+        // §9 (Q8/A4): data alone of an item without data: status 0, no result.
+        let read = engine.copyMatching(Self.query(["r_Data": Self.yes]), wantsResult: true)
+        #expect(read.status == .success && read.result == nil)
     }
 
     @Test func a7MatchAndPersistentReferenceHaveNoPlaceInAdd() {
@@ -252,13 +275,20 @@ import Testing
         var engine = KeychainEngine()
         let control = control(&engine, .userPresence, "aku")
         expect(engine.add(Self.password(["pdmn": .string("ak"), "accc": control]), wantsResult: false), .param, "A8")
-        expect(engine.add(Self.password(["pdmn": .string("aku"), "accc": control]), wantsResult: false), .success, "A1")
+        // §9: the same protection conflicts too, and so do both in attributesToUpdate.
+        expect(engine.add(Self.password(["pdmn": .string("aku"), "accc": control]), wantsResult: false), .param, "A8")
+        _ = engine.add(Self.password(), wantsResult: false)
+        expect(engine.update(Self.query(), ["pdmn": .string("aku"), "accc": control]), .param, "A8")
     }
 
     @Test func a9AndA10SynchronizableLimits() {
         var engine = KeychainEngine()
         expect(engine.add(Self.password(["sync": Self.yes, "accc": control(&engine, .userPresence)]), wantsResult: false), .param, "A9")
-        expect(engine.add(Self.password(["sync": Self.yes, "pdmn": .string("aku")]), wantsResult: false), .param, "A10")
+        // §9: synchronizable ThisDeviceOnly is accepted; Any in an add is ignored (A13′).
+        expect(engine.add(Self.password(["sync": Self.yes, "pdmn": .string("aku")]), wantsResult: false), .success, "A1")
+        expect(engine.copyMatching(Self.query(["sync": Self.yes, "pdmn": .string("aku")]), wantsResult: false), .success, "Q12")
+        expect(engine.add(Self.password(["acct": .string("any"), "sync": .string("syna")]), wantsResult: false), .success, "A1")
+        expect(engine.copyMatching(Self.query(["acct": .string("any")]), wantsResult: false), .success, "Q12")
     }
 
     @Test func a11PasscodeBoundItems() {
@@ -267,15 +297,21 @@ import Testing
         engine = KeychainEngine()
         _ = engine.add(Self.password(["pdmn": .string("akpu")]), wantsResult: false)
         engine.apply(.passcodeRemoved)
-        expect(engine.copyMatching(Self.query(), wantsResult: false), .itemNotFound, "A11")
+        // §9: the akpu items are deleted with the passcode.
+        #expect(engine.itemCount == 0)
+        #expect(engine.calls.last?.rule == "A11")
+        expect(engine.copyMatching(Self.query(), wantsResult: false), .itemNotFound, "Q11")
         engine.apply(.passcodeSet)
-        expect(engine.copyMatching(Self.query(), wantsResult: false), .itemNotFound, "A11")
-        expect(engine.delete(Self.query()), .success, "D1")
+        expect(engine.copyMatching(Self.query(), wantsResult: false), .itemNotFound, "Q11")
+        expect(engine.delete(Self.query()), .itemNotFound, "D3")
+        expect(engine.add(Self.password(["pdmn": .string("akpu")]), wantsResult: false), .success, "A1")
     }
 
     @Test func a12AuthenticationUIValues() {
         var engine = KeychainEngine()
-        expect(engine.copyMatching(Self.query(["u_AuthUI": Self.yes]), wantsResult: false), .param, "A12")
+        // §9: a Boolean is stripped and runs as Allow.
+        _ = engine.add(Self.password(["u_AuthUI": Self.yes]), wantsResult: false)
+        expect(engine.copyMatching(Self.query(["u_AuthUI": Self.yes]), wantsResult: false), .success, "Q12")
         expect(engine.add(Self.password(["u_AuthUI": .string("u_AuthUIS")]), wantsResult: false), .param, "A12")
         expect(engine.delete(Self.query(["u_AuthUI": .string("u_AuthUIS")])), .param, "A12")
         expect(engine.update(Self.query(["u_AuthUI": .string("u_AuthUIS")]), ["labl": .string("x")]), .param, "A12")
@@ -331,14 +367,23 @@ import Testing
         expect(engine.update(Self.query(), ["agrp": .string("X.foreign")]), .missingEntitlement, "U4")
     }
 
-    @Test func u6ReplacingProtectedDataAuthenticates() {
+    /// U6 as amended (§9): every update of a protected item authenticates, against the old access control.
+    @Test func u6EveryUpdateOfAProtectedItemAuthenticates() {
         var engine = KeychainEngine()
         _ = engine.add(Self.password(["accc": control(&engine, .biometryAny)]), wantsResult: false)
-        expect(engine.update(Self.query(), ["labl": .string("no prompt")]), .success, "U1")
-        #expect(engine.prompts.isEmpty)
-        engine.answers = [.cancel]
-        expect(engine.update(Self.query(), ["v_Data": .data([4])]), .userCanceled, "U6")
+        engine.answers = [.biometryMatch]
+        expect(engine.update(Self.query(), ["labl": .string("renamed")]), .success, "U1")
         #expect(engine.prompts.count == 1)
+        engine.answers = [.cancel]
+        expect(engine.update(Self.query(), ["v_Data": .data([4])]), .userCanceled, "AC10")
+        engine.answers = [.passcode]
+        let presence = control(&engine, .userPresence)
+        expect(engine.update(Self.query(), ["accc": presence]), .authFailed, "AC10")
+        engine.answers = [.biometryMatch]
+        expect(engine.update(Self.query(), ["accc": presence]), .success, "U1")
+        engine.answers = [.passcode]
+        expect(engine.update(Self.query(), ["labl": .string("under the new control")]), .success, "U1")
+        #expect(engine.prompts.count == 5)
     }
 
     @Test func d1DeleteRemovesEveryMatchAndRefusesMatchKeys() {
@@ -471,8 +516,9 @@ import Testing
             .interactionNotAllowed, "AC7")
         let skip = engine.copyMatching(Self.query(["r_Data": Self.yes, "u_AuthUI": .string("u_AuthUIS")]), wantsResult: true)
         expect(skip, .itemNotFound, "AC7")
-        // A probe with Skip and no return key reads "exists": no secret is needed.
-        expect(engine.copyMatching(Self.query(["u_AuthUI": .string("u_AuthUIS")]), wantsResult: false), .success, "Q12")
+        // §9 (AC7, Apple's device test): an existence probe needs the prompt too.
+        expect(engine.copyMatching(Self.query(["u_AuthUI": .string("u_AuthUIS")]), wantsResult: false), .itemNotFound, "AC7")
+        expect(engine.copyMatching(Self.query(["u_AuthUI": .string("u_AuthUIF")]), wantsResult: false), .interactionNotAllowed, "AC7")
         #expect(engine.prompts.isEmpty)
     }
 
