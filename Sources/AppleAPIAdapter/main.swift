@@ -44,7 +44,7 @@ while let line = readLine(strippingNewline: true) {
         continue
     }
     do {
-        emit(["id": id, "result": "valid", "output": try driver.replay(input)])
+        emit(["id": id, "result": "valid", "output": try await driver.replay(input)])
     } catch {
         emit(["id": id, "result": "invalid", "error": "\(error)"])
     }

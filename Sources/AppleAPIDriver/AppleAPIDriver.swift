@@ -43,7 +43,7 @@ public final class AppleAPIDriver {
     }
 
     /// Replays `input` (`{"app"?, "device"?, "steps": [...]}`) and returns `{"steps": [answers]}`.
-    public func replay(_ input: [String: Any]) throws -> [String: Any] {
+    public func replay(_ input: [String: Any]) async throws -> [String: Any] {
         contexts = [:]
         accessControls = [:]
         keys = [:]
@@ -56,7 +56,7 @@ public final class AppleAPIDriver {
         var answers: [[String: Any]] = []
         for (index, step) in steps.enumerated() {
             let before = hooks?.promptCount()
-            var answer = try perform(step, index: index)
+            var answer = try await perform(step, index: index)
             if let before, let after = hooks?.promptCount() { answer["prompts"] = after - before }
             answers.append(answer)
         }
@@ -194,21 +194,14 @@ public final class AppleAPIDriver {
         return policy
     }
 
-    /// Waits for a completion handler's reply (LocalAuthentication replies on another queue).
-    static func wait(_ start: (@escaping @Sendable (Bool, (any Error)?) -> Void) -> Void) -> (Bool, NSError?) {
-        final class Box: @unchecked Sendable {
-            var success = false
-            var error: NSError?
+    /// An evaluation through LocalAuthentication's async API: true, or false
+    /// and the error it threw (no thread waits for a completion handler).
+    static func evaluation(_ evaluate: () async throws -> Bool) async -> (Bool, NSError?) {
+        do {
+            return (try await evaluate(), nil)
+        } catch {
+            return (false, error as NSError)
         }
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
-        start { success, error in
-            box.success = success
-            box.error = error.map { $0 as NSError }
-            done.signal()
-        }
-        done.wait()
-        return (box.success, box.error)
     }
 
     static func laAnswer(_ reply: (Bool, NSError?)) -> [String: Any] {
@@ -219,7 +212,7 @@ public final class AppleAPIDriver {
 
     // MARK: Steps
 
-    func perform(_ step: [String: Any], index: Int) throws -> [String: Any] {
+    func perform(_ step: [String: Any], index: Int) async throws -> [String: Any] {
         let call = try string(step, "call")
         switch call {
         case "SecItemAdd", "SecItemCopyMatching":
@@ -308,7 +301,7 @@ public final class AppleAPIDriver {
             let context = try context(step)
             let policy = try policy(step)
             let reason = (step["localizedReason"] as? String) ?? ""
-            return Self.laAnswer(Self.wait { context.evaluatePolicy(policy, localizedReason: reason, reply: $0) })
+            return Self.laAnswer(await Self.evaluation { try await context.evaluatePolicy(policy, localizedReason: reason) })
         case "LAContext.evaluateAccessControl":
             let context = try context(step)
             let label = try string(step, "accessControl")
@@ -317,7 +310,9 @@ public final class AppleAPIDriver {
             guard let operation = Self.operations[name] else { throw Failure(description: "unknown operation \(name)") }
             let reason = (step["localizedReason"] as? String) ?? ""
             return Self.laAnswer(
-                Self.wait { context.evaluateAccessControl(control, operation: operation, localizedReason: reason, reply: $0) })
+                await Self.evaluation {
+                    try await context.evaluateAccessControl(control, operation: operation, localizedReason: reason)
+                })
         case "LAContext.invalidate":
             try context(step).invalidate()
             return Self.status(errSecSuccess)

@@ -9,7 +9,7 @@ import SecuritySimulation
 public final class SimulationHooks: AppleAPIHooks {
     let simulation: Simulation
 
-    public init(_ simulation: Simulation = .shared) { self.simulation = simulation }
+    public init(_ simulation: Simulation = .current) { self.simulation = simulation }
 
     public func reset(app: [String: Any]?, device: [String: Any]?) -> String? {
         simulation.reset()

@@ -308,9 +308,10 @@ extension KeychainEngine {
         do {
             let signature: P256.Signing.ECDSASignature
             switch kind {
-            case .messageX962SHA256, .rfc4754: signature = try privateKey.signature(for: data)
-            case .digestX962SHA256:
-                guard data.count == 32 else { return .failure(failure(.param, "K2", "a SHA-256 digest is 32 bytes, not \(data.count)")) }
+            case .messageX962SHA256: signature = try privateKey.signature(for: data)
+            case .digestX962SHA256, .rfc4754:
+                // Both take the input as the digest (Apple's RFC 4754 algorithm hashes nothing: issue 52, item 6).
+                guard data.count == 32 else { return .failure(failure(.param, "K2", "a P-256 digest is 32 bytes, not \(data.count)")) }
                 signature = try privateKey.signature(for: CallerDigest(bytes: data))
             }
             return .success(kind == .rfc4754 ? Array(signature.rawRepresentation) : Array(signature.derRepresentation))
@@ -330,9 +331,9 @@ extension KeychainEngine {
             let valid: Bool
             if let parsed {
                 switch kind {
-                case .digestX962SHA256:
+                case .digestX962SHA256, .rfc4754:
                     valid = data.count == 32 && material.publicKey.isValidSignature(parsed, for: CallerDigest(bytes: data))
-                case .messageX962SHA256, .rfc4754: valid = material.publicKey.isValidSignature(parsed, for: data)
+                case .messageX962SHA256: valid = material.publicKey.isValidSignature(parsed, for: data)
                 }
             } else {
                 valid = false

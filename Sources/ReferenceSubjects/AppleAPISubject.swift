@@ -8,8 +8,8 @@ import SecuritySimulation
 
 /// The `apple-api` family: the driver replays the trace through `import
 /// Security` and `import LocalAuthentication` (Linux: this project's
-/// modules over the keychain model), one vector at a time on the shared
-/// simulation.
+/// modules over the keychain model), each vector on a simulation of its
+/// own (`Simulation.withNew`).
 enum AppleAPISubject {
     static func evaluate(_ input: JSONValue) async throws -> SubjectAnswer {
         _ = try AppleAPIFamily.read(input)
@@ -18,9 +18,11 @@ enum AppleAPISubject {
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw ReferenceInputError("the input is not an object")
         }
-        let replayed: Data = try await Simulation.shared.session {
+        // Each vector on a simulation of its own (issue 50): vectors replay in
+        // parallel, and never race a test that uses the shared simulation.
+        let replayed: Data = try await Simulation.withNew {
             do {
-                let output = try AppleAPIDriver(hooks: SimulationHooks()).replay(object)
+                let output = try await AppleAPIDriver(hooks: SimulationHooks(.current)).replay(object)
                 return try JSONSerialization.data(withJSONObject: output, options: [.sortedKeys])
             } catch let failure as AppleAPIDriver.Failure {
                 throw ReferenceInputError(failure.description)

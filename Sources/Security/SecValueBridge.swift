@@ -72,7 +72,9 @@ private func secValue(_ value: Any, depth: Int, _ simulation: Simulation) -> Sec
         guard depth < maxNestingDepth else { return .unsupported("dictionary nested deeper than \(maxNestingDepth)") }
         return secDictionary(dictionary, depth: depth, simulation).map { .dictionary($0) }
     case let array as NSArray:
-        guard depth < maxNestingDepth else { return .unsupported("array nested deeper than \(maxNestingDepth)") }
+        guard depth < maxNestingDepth, !nests(array, deeperThan: maxNestingDepth - depth) else {
+            return .unsupported("array nested deeper than \(maxNestingDepth)")
+        }
         var values: [SecValue] = []
         for element in array {
             guard let converted = secValue(element, depth: depth + 1, simulation) else { return nil }
@@ -82,6 +84,21 @@ private func secValue(_ value: Any, depth: Int, _ simulation: Simulation) -> Sec
     default:
         return .unsupported(String(describing: type(of: value)))
     }
+}
+
+/// Whether `array` holds arrays more than `limit` levels deep, found
+/// without bridging: reading an element of an `NSArray` on Linux bridges a
+/// nested array to a Swift one, all its levels at once, and 20,000 levels
+/// overflow the stack (issue 52, item 6). `Mirror` hands the stored objects
+/// over as they are; the walk keeps its own stack and stops at `limit`.
+func nests(_ array: NSArray, deeperThan limit: Int) -> Bool {
+    var pending: [(AnyObject, Int)] = [(array, 1)]
+    while let (object, level) = pending.popLast() {
+        guard let nested = object as? NSArray else { continue }
+        if level > limit { return true }
+        for child in Mirror(reflecting: nested).children { pending.append((child.value as AnyObject, level + 1)) }
+    }
+    return false
 }
 
 /// A number as a boolean, an integer or a real: a boolean only when made
