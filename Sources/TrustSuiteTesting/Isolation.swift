@@ -40,6 +40,19 @@ public struct Isolation: Sendable, Hashable, CustomStringConvertible {
     /// discovery, the vectors' loading) and introduce itself; not a vector's time.
     public static let startAllowance: Duration = .seconds(120)
 
+    /// `TRUSTSUITE_TESTING_ISOLATION=in-process` in the environment answers
+    /// every check in process, whatever its setup says (a quick local run);
+    /// `process` isolates every check with the default bounds.
+    public static let environmentVariable = "TRUSTSUITE_TESTING_ISOLATION"
+
+    static let overridden: Isolation? = {
+        switch ProcessInfo.processInfo.environment[environmentVariable] {
+        case "in-process": .inProcess
+        case "process": .process
+        default: nil
+        }
+    }()
+
     /// In the test process: no child, no deadline, no memory limit.
     public static let inProcess = Isolation(inChildProcess: false, deadline: .zero, addressSpaceLimit: nil, maxConsecutiveCrashes: 0)
     /// In a child process with the default deadline, address-space limit and crash count.

@@ -148,7 +148,7 @@ public struct ConformanceCase: Sendable, CustomStringConvertible {
                 listed: nil, answer: nil)
         }
         let given: IsolatedAnswer
-        if let session = await IsolationSessions.shared.session(for: setup.isolation) {
+        if let session = await IsolationSessions.shared.session(for: Isolation.overridden ?? setup.isolation) {
             given = await session.answer(family: vector.family, input: vector.input)
         } else {
             do {
