@@ -41,12 +41,14 @@ enum IsolationWorker {
     }
 
     /// The `--filter` that selects the test of `testID` (`Module.Type/name(_:)/File.swift:12:6`):
-    /// its source location, the one part free of characters that a regular
-    /// expression reads otherwise (a `.` matches itself too). A test of
-    /// another file with the same location text runs in the child as well,
-    /// and waits: only the test named by ``testVariable`` answers.
+    /// `/` and its source location, the one part free of characters that a
+    /// regular expression reads otherwise (a `.` matches itself too), so it
+    /// selects the same tests whether the filter is read as a regular
+    /// expression or as text. Another test whose location merely starts
+    /// with it (column 60 for column 6) runs in the child as well, and
+    /// waits: only the test named by ``testVariable`` answers.
     static func filter(forTestID testID: String) -> String {
-        testID.split(separator: "/").last.map(String.init) ?? testID
+        testID.split(separator: "/").last.map { "/" + $0 } ?? testID
     }
 
     static func thrownError(in answer: SubjectAnswer) -> String? {
