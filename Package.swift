@@ -215,7 +215,8 @@ let package = Package(
             ]
         ),
         .target(
-            name: "TrustSuiteTesting", dependencies: ["ConformanceKit", "VectorContract", "TrustSuiteSupport", "TrustSuiteVectors"]),
+            name: "TrustSuiteTesting",
+            dependencies: ["ConformanceKit", "VectorContract", "TrustSuiteSupport", "TrustSuiteVectors", "AdapterHost"]),
         // Adapts each reference module to the contract's Subject protocol.
         .target(
             name: "ReferenceSubjects",
@@ -337,6 +338,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // TrustSuiteTesting graded on a deliberately trapping decoder: its crashes isolated, listed, the rest graded.
+        .testTarget(
+            name: "TrustSuiteTestingTests",
+            dependencies: ["TrustSuiteTesting", "ReferenceSubjects", "ConformanceKit", "VectorContract", "TrustSuiteSupport"]),
         // Runs the built `trustsuite` binary as a user does (input forms, hostile arguments).
         .testTarget(
             name: "CLITests",

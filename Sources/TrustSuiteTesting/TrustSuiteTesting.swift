@@ -2,6 +2,7 @@
 @_exported import ConformanceKit
 @_exported import VectorContract
 import Foundation
+import Synchronization
 @_exported import TrustSuiteSupport
 import TrustSuiteVectors
 
@@ -18,6 +19,11 @@ import TrustSuiteVectors
 ///     #expect(outcome.passes, "\(outcome)")
 /// }
 /// ```
+///
+/// By default (``Isolation/process``) your implementation answers in a child
+/// process: a vector that traps, aborts, exhausts memory or hangs it is a
+/// critical outcome of that vector, and the rest of the family is still
+/// graded (docs/adopting.md, "Isolation").
 public enum TrustSuiteTesting {
     /// Every vector file shipped with the package, loaded once.
     public static let files: Result<[VectorFile], VectorLoadError> = {
@@ -34,8 +40,40 @@ public enum TrustSuiteTesting {
     /// The cases of `family`, one per vector, for `@Test(arguments:)`. A
     /// bundle that does not load gives no cases: check ``files`` in a test
     /// of its own so that the failure is seen.
+    ///
+    /// Only the folders that can hold the family are read (its own, and
+    /// those no family owns, such as `real/`): an isolated child, which
+    /// loads its test's cases at each start, then reads the `cbor` vectors
+    /// alone, not the 5 MB of App Attest files (about 4 s in a debug build).
     public static func cases(_ family: Family) -> [ConformanceCase] {
-        ((try? files.get()) ?? []).filter { $0.family == family }.flatMap(\.vectors).map(ConformanceCase.init)
+        folderFiles(family).filter { $0.family == family }.flatMap(\.vectors).map(ConformanceCase.init)
+    }
+
+    /// Each top-level folder's files, loaded once (an empty list for a folder that does not load).
+    private static let folders = Mutex<[String: [VectorFile]]>([:])
+
+    private static func folderFiles(_ family: Family) -> [VectorFile] {
+        guard let root = TrustSuiteVectorResources.folder,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: root.path)
+        else { return [] }
+        let owned = Set(Family.allCases.map(\.fixtureFolder))
+        let wanted = names.filter { $0 == family.fixtureFolder || !owned.contains($0) }.sorted()
+        return wanted.flatMap { name -> [VectorFile] in
+            let path = root.appendingPathComponent(name).path
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return [] }
+            if let loaded = folders.withLock({ $0[name] }) { return loaded }
+            let loaded = (try? VectorLoader.load(paths: [path])) ?? []
+            folders.withLock { $0[name] = loaded }
+            return loaded
+        }
+    }
+
+    /// The processes the calling test has started under `isolation`: the
+    /// first, then one after each vector that crashed or hung it (N crashes
+    /// cost N + 1). 0 before its first isolated `check`, or in process.
+    public static func processesStarted(_ isolation: Isolation = .process) async -> Int {
+        await IsolationSessions.shared.processes(for: isolation)
     }
 }
 
@@ -55,10 +93,14 @@ public struct ConformanceSetup: Sendable {
     public var skipFlags: Set<String>
     /// Your expected-failures file (`--expected`), if any.
     public var expected: ExpectedFailures?
+    /// Where your implementation answers: in a child process (the default:
+    /// a crash or a hang is that vector's critical outcome) or in the test
+    /// process itself (faster; the first crash ends the whole `swift test`).
+    public var isolation: Isolation
 
     public init(
         name: String, answersCodes: Bool = false, gradesOutputs: Bool = false, capabilities: Set<String>? = nil,
-        skipFlags: Set<String> = [], expected: ExpectedFailures? = nil
+        skipFlags: Set<String> = [], expected: ExpectedFailures? = nil, isolation: Isolation = .process
     ) {
         self.name = name
         self.answersCodes = answersCodes
@@ -66,6 +108,7 @@ public struct ConformanceSetup: Sendable {
         self.capabilities = capabilities
         self.skipFlags = skipFlags
         self.expected = expected
+        self.isolation = isolation
     }
 }
 
@@ -86,7 +129,14 @@ public struct ConformanceCase: Sendable, CustomStringConvertible {
     }
 
     /// Asks `answer` for this vector's answer and grades it as the runner does.
+    ///
+    /// Under ``Isolation/process`` the answer comes from a child process
+    /// (this test binary run again, filtered to the calling test), where the
+    /// first case to reach `check` answers every vector the parent asks
+    /// for, one at a time: `answer` must depend on its input alone.
     public func check(_ setup: ConformanceSetup, _ answer: (JSONValue) async throws -> SubjectAnswer) async -> ConformanceOutcome {
+        // In a child started by a parent's check: answer the parent, never grade.
+        if IsolationWorker.isWorker { await IsolationWorker.serveOrPark(answer) }
         if let flag = vector.flags.first(where: setup.skipFlags.contains) {
             return ConformanceOutcome(case: self, grade: .unsupported, message: "skipped: flag \(flag)", listed: nil, answer: nil)
         }
@@ -97,15 +147,34 @@ public struct ConformanceCase: Sendable, CustomStringConvertible {
                 message: "needs capability \(missing.joined(separator: ", ")), which \(setup.name) did not declare",
                 listed: nil, answer: nil)
         }
-        let listed = setup.expected?.entries.first { $0.matches(vector.id) }
-        do {
-            let given = try await answer(vector.input)
+        let given: IsolatedAnswer
+        if let session = await IsolationSessions.shared.session(for: Isolation.overridden ?? setup.isolation) {
+            given = await session.answer(family: vector.family, input: vector.input)
+        } else {
+            do {
+                given = .answer(try await answer(vector.input))
+            } catch {
+                given = .thrown("\(error)")
+            }
+        }
+        switch given {
+        case .answer(let answered):
             let (grade, message) = Grader.grade(
-                vector, answer: given, gradesErrorCodes: false, gradesOutputs: setup.gradesOutputs,
+                vector, answer: answered, gradesErrorCodes: false, gradesOutputs: setup.gradesOutputs,
                 gradesReasons: setup.answersCodes)
-            return ConformanceOutcome(case: self, grade: grade, message: message, listed: listed?.reason, answer: given)
-        } catch {
-            return ConformanceOutcome(case: self, grade: .error, message: "\(error)", listed: listed?.reason, answer: nil)
+            let listed = setup.expected?.entry(listing: vector.id)
+            return ConformanceOutcome(case: self, grade: grade, message: message, listed: listed?.reason, answer: answered)
+        case .thrown(let error):
+            let listed = setup.expected?.entry(listing: vector.id)
+            return ConformanceOutcome(case: self, grade: .error, message: error, listed: listed?.reason, answer: nil)
+        case .crashed(let account):
+            // A crash or a hang is listed only by its own id, as for `--expected`: never by a glob.
+            let listed = setup.expected?.entry(listing: vector.id, critical: true)
+            return ConformanceOutcome(
+                case: self, grade: .error, message: account, listed: listed?.reason, answer: nil, critical: true)
+        case .notRun(let why):
+            let listed = setup.expected?.entry(listing: vector.id)
+            return ConformanceOutcome(case: self, grade: .error, message: why, listed: listed?.reason, answer: nil)
         }
     }
 }
@@ -118,6 +187,21 @@ public struct ConformanceOutcome: Sendable, CustomStringConvertible {
     /// The reason your expected-failures file gives for this vector, if it lists it.
     public let listed: String?
     public let answer: SubjectAnswer?
+    /// The implementation crashed (trapped, aborted, ran out of memory) or
+    /// hung on this vector, in its isolated process: the worst outcome. Only
+    /// an expected-failures entry naming this vector's id lists it.
+    public let critical: Bool
+
+    init(
+        case: ConformanceCase, grade: Grade, message: String, listed: String?, answer: SubjectAnswer?, critical: Bool = false
+    ) {
+        self.case = `case`
+        self.grade = grade
+        self.message = message
+        self.listed = listed
+        self.answer = answer
+        self.critical = critical
+    }
 
     /// Whether the test should pass: a pass that is not listed, a listed
     /// finding (a known bug), or a vector you do not support. A listed vector
@@ -131,7 +215,7 @@ public struct ConformanceOutcome: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var text = "\(self.case): \(grade.rawValue)"
+        var text = "\(self.case): \(critical ? "critical" : grade.rawValue)"
         if !message.isEmpty { text += " — \(message)" }
         if let listed {
             text += grade == .pass ? " (listed as expected to fail: \(listed); it passes now, remove it)" : " (expected: \(listed))"

@@ -5,13 +5,18 @@ import TrustSuiteSupport
 
 /// Where the project's own vectors live and how files are gathered for a run.
 enum FixtureLocator {
-    /// `TRUSTSUITE_FIXTURES`, else `./Fixtures`, else the Fixtures folder of
-    /// the source checkout this binary was built from.
+    /// `TRUSTSUITE_FIXTURES`, else `./Fixtures`, else `Fixtures` beside the
+    /// binary (the release archive of scripts/release.sh), else the Fixtures
+    /// folder of the source checkout this binary was built from.
     static func defaultFolder() -> String? {
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["TRUSTSUITE_FIXTURES"], !path.isEmpty { return path }
         let local = FileManager.default.currentDirectoryPath + "/Fixtures"
         if FileManager.default.fileExists(atPath: local) { return "Fixtures" }
+        if let binary = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+            let beside = binary.deletingLastPathComponent().appendingPathComponent("Fixtures").path
+            if FileManager.default.fileExists(atPath: beside) { return beside }
+        }
         let checkout = Checkout.path("Fixtures").path
         return FileManager.default.fileExists(atPath: checkout) ? checkout : nil
     }

@@ -1,6 +1,9 @@
 /// A deliberately simple CBOR decoder: one unsigned integer (major type 0)
-/// and nothing else. It has one bug on purpose: it accepts non-shortest
-/// heads (`0x18 0x00` for 0) even where deterministic encoding forbids them.
+/// and nothing else. It has two bugs on purpose: it accepts non-shortest
+/// heads (`0x18 0x00` for 0) even where deterministic encoding forbids them,
+/// and it takes the reserved head `0x1d` for an 8-byte one and reads its
+/// argument without checking the length, so the one-byte input `1d` traps
+/// (an index out of range): the crash its tests show graded in isolation.
 public enum UIntDecoder {
     public enum Answer: Equatable {
         case value(UInt64)
@@ -19,6 +22,7 @@ public enum UIntDecoder {
         case 25: length = 2
         case 26: length = 4
         case 27: length = 8
+        case 29: return .value(bytes[1...8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
         default: return .malformed("additional information \(info)")
         }
         guard bytes.count == 1 + length else { return .malformed(bytes.count < 1 + length ? "truncated" : "bytes after the item") }

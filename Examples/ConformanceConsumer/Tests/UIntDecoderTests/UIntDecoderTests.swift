@@ -3,7 +3,10 @@ import Testing
 import TrustSuiteTesting
 import UIntDecoder
 
-/// The example's own implementation graded by the suite, in-process.
+/// The example's own implementation graded by the suite. Each answer comes
+/// from a child process (``Isolation/process``, the default): the decoder's
+/// trap on `1d` is that vector's critical outcome, listed in expected.json,
+/// and the rest of the family is still graded.
 @Suite struct UIntDecoderConformanceTests {
     static let expected: ExpectedFailures? = Bundle.module.url(forResource: "expected", withExtension: "json")
         .flatMap { try? ExpectedFailures.load($0.path) }
@@ -38,5 +41,21 @@ import UIntDecoder
         #expect("\(outcome)".contains("accepted an invalid input (expected nonMinimalEncoding)"), "\(outcome)")
         let unlisted = await vector.check(ConformanceSetup(name: "UIntDecoder")) { Self.answer($0) }
         #expect(!unlisted.passes, "without the expected file the same answer fails: \(unlisted)")
+    }
+
+    /// How a listed crash reads: the decoder traps on `1d`, its isolated
+    /// process dies, the vector is critical and listed by its id, and the
+    /// next vector is answered by a fresh process.
+    @Test func aListedCrashReadsLikeThis() async throws {
+        let cases = TrustSuiteTesting.cases(.cbor)
+        let vector = try #require(cases.first { $0.vector.id == "cbor-reserved::1d::wellFormed" })
+        let outcome = await vector.check(Self.setup) { Self.answer($0) }
+        #expect(outcome.critical && outcome.listed != nil && outcome.passes, "\(outcome)")
+        #expect("\(outcome)".contains("critical — crashed: its isolated process was killed by signal"), "\(outcome)")
+        #expect("\(outcome)".contains("Fatal error"), "its stderr is shown: \(outcome)")
+        let next = try #require(cases.first { $0.vector.id == "cbor-reserved::1e::wellFormed" })
+        let after = await next.check(Self.setup) { Self.answer($0) }
+        #expect(after.grade == .pass && !after.critical, "\(after)")
+        #expect(await TrustSuiteTesting.processesStarted() == 2)
     }
 }
