@@ -532,6 +532,12 @@ public final class ProcessGroups: Sendable {
     ///   (`trustsuite_kill_orphans`), so they do not outlive a runner
     ///   SIGKILLed later;
     /// - at exit, however the command ends, kill every descendant left.
+    ///
+    /// Call it only where every child in a process group of its own is an
+    /// adapter's: the command starts no other program once adapters run (the
+    /// hostile trust store's `openssl rehash` runs before the first; a child
+    /// of Foundation's `Process` may have a group of its own, and would be
+    /// taken for an orphan).
     public func stopOnSignals() {
         let start = state.withLock { state -> Bool in
             guard !state.ownsTree else { return false }
