@@ -138,14 +138,25 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        // What both local HTTP services share: one service per state file,
+        // per-connection deadlines and a connection cap.
+        .target(
+            name: "ServiceGuards",
+            dependencies: [
+                "TrustSuiteSupport",
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // …and a local DeviceCheck service over the DeviceCheck model.
         .target(
             name: "DeviceCheckService",
             dependencies: [
-                "DeviceCheckModel", "TrustSuiteSupport",
+                "DeviceCheckModel", "ServiceGuards", "TrustSuiteSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -171,8 +182,9 @@ let package = Package(
         .target(
             name: "AppAttestExampleServer",
             dependencies: [
-                "AppAttest", "TrustSuiteSupport",
+                "AppAttest", "ServiceGuards", "TrustSuiteSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -244,7 +256,7 @@ let package = Package(
             dependencies: [
                 "ReferenceSubjects", "ConformanceKit", "VectorContract", "ConformanceReports", "AdapterHost", "TrustSuiteSupport",
                 "StrictCBOR", "AppAttest", "AppAttestGenerator", "KeychainAccessControl", "AppAttestDevice", "DeviceCheckService",
-                "AppAttestProbe", "AppAttestExampleServer",
+                "AppAttestProbe", "AppAttestExampleServer", "ServiceGuards",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

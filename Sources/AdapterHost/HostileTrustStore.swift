@@ -11,7 +11,9 @@ import TrustSuiteSupport
 /// rehash` is there to make them). A library that consults the host's trust
 /// store instead of its configured App Attest roots then accepts the
 /// vectors whose anchors were removed, and is caught. The folder is private
-/// to the run and removed by ``remove()``.
+/// to the run and removed by ``remove()``, or when a signal stops the
+/// runner (``ProcessGroups/stopOnSignals()``; issue 52 item 7: it was left
+/// behind).
 public struct HostileTrustStore: Sendable {
     public let folder: URL
     public let roots: Int
@@ -40,6 +42,7 @@ public struct HostileTrustStore: Sendable {
         let roots = roots(of: vectors)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trustsuite-trust-store-\(UUID().uuidString)")
         let certs = folder.appendingPathComponent("certs")
+        ProcessGroups.shared.removeOnSignal(folder.path)
         try FileManager.default.createDirectory(at: certs, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let store = HostileTrustStore(folder: folder, roots: roots.count)
         do {
@@ -71,5 +74,6 @@ public struct HostileTrustStore: Sendable {
     /// Removes the folder and everything in it.
     public func remove() {
         try? FileManager.default.removeItem(at: folder)
+        ProcessGroups.shared.forget(folder.path)
     }
 }

@@ -2,8 +2,10 @@ import AppAttest
 import Crypto
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
+import ServiceGuards
 import ServiceLifecycle
 import TrustSuiteSupport
 import UnixSignals
@@ -55,6 +57,9 @@ public struct ExampleServer: Sendable {
         public var challengeLifetime: TimeInterval = 300
         /// Largest request body read (an attestation is about 5 KB).
         public var maxBodySize = 64 * 1024
+        /// Idle, header and body limits per connection, and the most
+        /// connections open at once (the same as `serve devicecheck`'s).
+        public var timeouts = ConnectionTimeouts()
         /// Signals that stop the server (none: stopped by cancelling its task).
         public var shutdownSignals: [UnixSignal] = [.sigterm, .sigint]
         /// The server's log level (Hummingbird's own messages included).
@@ -77,6 +82,8 @@ public struct ExampleServer: Sendable {
     }
 
     let configuration: Configuration
+    /// Held for the server's life: one server per state file (`StateLock`).
+    let lock: StateLock?
     let store: ExampleStore
     let attestationVerifier: AttestationVerifier
     let assertionVerifier: AssertionVerifier
@@ -84,7 +91,17 @@ public struct ExampleServer: Sendable {
     public init(_ configuration: Configuration) throws {
         guard !configuration.trustAnchors.isEmpty else { throw ExampleServerError("give at least one trust anchor") }
         self.configuration = configuration
-        store = try ExampleStore(stateFile: configuration.stateFile, challengeLifetime: configuration.challengeLifetime)
+        // Before the state is read: a second server on the same state would
+        // start from the first's keys and counters and overwrite its saves.
+        do throws(StateFileError) {
+            lock = try configuration.stateFile.map { url throws(StateFileError) in
+                try StateLock.acquire(for: url.path, service: "serve appattest")
+            }
+        } catch {
+            throw ExampleServerError(error.description)
+        }
+        store = try ExampleStore(
+            stateFile: lock.map { URL(fileURLWithPath: $0.stateFile) }, challengeLifetime: configuration.challengeLifetime)
         var policy = configuration.flaws.contains(.ignoreLaunchPolicy) ? nil : configuration.launchPolicy
         if configuration.flaws.contains(.ignoreCodeDirectoryHashAllowlist) { policy?.allowedCodeDirectoryHashes = nil }
         attestationVerifier = try AttestationVerifier(
@@ -102,8 +119,12 @@ public struct ExampleServer: Sendable {
         router.post("appattest/assert") { request, _ in await assert(request) }
         var logger = Logger(label: "trustsuite.appattest-example")
         logger.logLevel = configuration.logLevel
+        let timeouts = configuration.timeouts
         let app = Application(
             router: router,
+            server: HTTPServerBuilder { responder in
+                TimedHTTP1Channel(inner: HTTP1Channel(responder: responder), timeouts: timeouts)
+            },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "appattest-example"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: logger)

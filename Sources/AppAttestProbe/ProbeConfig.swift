@@ -113,10 +113,22 @@ public struct ProbeConfig: Sendable {
             return "\(place) is \(shown.count > 80 ? String(shown.prefix(80)) + "…" : shown), not \(equals.jsonText)"
         }
 
-        /// JSON equality with numbers compared by value (1, 1.0 and a uint 1 are one number).
+        /// JSON equality with numbers compared by value, exactly (1, 1.0 and
+        /// a uint 1 are one number; 2^53 and 2^53 + 1 are two, which as
+        /// doubles they were not, issue 52 item 7).
         static func same(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
-            if let left = lhs.doubleValue, let right = rhs.doubleValue { return left == right }
-            return lhs == rhs
+            switch (lhs, rhs) {
+            case (.int(let left), .int(let right)): left == right
+            case (.uint(let left), .uint(let right)): left == right
+            case (.int(let signed), .uint(let unsigned)), (.uint(let unsigned), .int(let signed)):
+                signed >= 0 && UInt64(signed) == unsigned
+            case (.int(let integer), .double(let double)), (.double(let double), .int(let integer)):
+                Int64(exactly: double) == integer
+            case (.uint(let integer), .double(let double)), (.double(let double), .uint(let integer)):
+                UInt64(exactly: double) == integer
+            case (.double(let left), .double(let right)): left == right
+            default: lhs == rhs
+            }
         }
     }
 

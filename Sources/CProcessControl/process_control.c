@@ -1,6 +1,10 @@
 #define _GNU_SOURCE
 #include "process_control.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
 #if defined(__linux__)
 #include <sys/prctl.h>
 #endif
@@ -22,4 +26,30 @@ int trustsuite_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest)
     (void)lowest;
     return ENOSYS;
 #endif
+}
+
+static int signal_pipe_write = -1;
+
+static void on_stop_signal(int number) {
+    int saved = errno;
+    unsigned char byte = (unsigned char)number;
+    if (signal_pipe_write >= 0) (void)!write(signal_pipe_write, &byte, 1);
+    errno = saved;
+}
+
+int trustsuite_signal_pipe(const int *signals, int count) {
+    int ends[2];
+    if (pipe(ends) != 0) return -1;
+    for (int index = 0; index < 2; index++) fcntl(ends[index], F_SETFD, FD_CLOEXEC);
+    fcntl(ends[1], F_SETFL, O_NONBLOCK);
+    signal_pipe_write = ends[1];
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_stop_signal;
+    action.sa_flags = SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    for (int index = 0; index < count; index++) {
+        if (sigaction(signals[index], &action, NULL) != 0) return -1;
+    }
+    return ends[0];
 }

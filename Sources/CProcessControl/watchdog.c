@@ -1,6 +1,7 @@
 // The adapter watchdog and the descendant sweep (see include/watchdog.h).
 #define _GNU_SOURCE
 #include "watchdog.h"
+#include "proc_table.h"
 
 #include <errno.h>
 
@@ -28,86 +29,6 @@ static long long now_ms(void) {
     return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
-struct proc_entry {
-    pid_t pid;
-    pid_t ppid;
-    int alive;
-};
-
-static int by_pid(const void *a, const void *b) {
-    pid_t x = ((const struct proc_entry *)a)->pid, y = ((const struct proc_entry *)b)->pid;
-    return (x > y) - (x < y);
-}
-
-/// Parent and state of process `name` from /proc/NAME/stat ("pid (comm)
-/// state ppid …": comm may hold spaces and parentheses, so the fields are
-/// read after its last ')').
-static int read_stat(const char *name, pid_t *ppid, int *alive) {
-    char path[64];
-    if (snprintf(path, sizeof path, "/proc/%s/stat", name) >= (int)sizeof path) return -1;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    char buffer[1024];
-    ssize_t count = read(fd, buffer, sizeof buffer - 1);
-    close(fd);
-    if (count <= 0) return -1;
-    buffer[count] = 0;
-    char *close_paren = strrchr(buffer, ')');
-    if (close_paren == NULL || close_paren[1] != ' ') return -1;
-    char state = 0;
-    int parent = 0;
-    if (sscanf(close_paren + 2, "%c %d", &state, &parent) != 2) return -1;
-    *ppid = parent;
-    *alive = state != 'Z' && state != 'X' && state != 'x';
-    return 0;
-}
-
-/// Every process in /proc, sorted by pid; NULL when /proc cannot be read.
-static struct proc_entry *scan(size_t *count) {
-    DIR *proc = opendir("/proc");
-    if (proc == NULL) return NULL;
-    size_t capacity = 256, used = 0;
-    struct proc_entry *entries = malloc(capacity * sizeof *entries);
-    struct dirent *entry;
-    while (entries != NULL && (entry = readdir(proc)) != NULL) {
-        const char *name = entry->d_name;
-        if (name[0] < '1' || name[0] > '9') continue;
-        char *end = NULL;
-        long pid = strtol(name, &end, 10);
-        if (end == NULL || *end != 0 || pid <= 0) continue;
-        pid_t ppid = 0;
-        int alive = 0;
-        if (read_stat(name, &ppid, &alive) != 0) continue;
-        if (used == capacity) {
-            struct proc_entry *bigger = realloc(entries, capacity * 2 * sizeof *entries);
-            if (bigger == NULL) break;
-            entries = bigger;
-            capacity *= 2;
-        }
-        entries[used].pid = (pid_t)pid;
-        entries[used].ppid = ppid;
-        entries[used].alive = alive;
-        used += 1;
-    }
-    closedir(proc);
-    if (entries == NULL) return NULL;
-    qsort(entries, used, sizeof *entries, by_pid);
-    *count = used;
-    return entries;
-}
-
-/// Whether `pid` descends from `ancestor` (its chain of parents reaches it).
-static int descends(const struct proc_entry *entries, size_t count, pid_t pid, pid_t ancestor) {
-    for (size_t depth = 0; depth < count && pid > 1; depth++) {
-        struct proc_entry key = {.pid = pid};
-        const struct proc_entry *found = bsearch(&key, entries, count, sizeof *entries, by_pid);
-        if (found == NULL) return 0;
-        if (found->ppid == ancestor) return 1;
-        pid = found->ppid;
-    }
-    return 0;
-}
-
 /// The adapter (the watchdog's one child of its own) and, once it ended, its status.
 static pid_t adapter_pid = 0;
 static int adapter_ended = 0;
@@ -129,22 +50,47 @@ int trustsuite_kill_descendants(int milliseconds, int reap) {
     long long deadline = now_ms() + (milliseconds > 0 ? milliseconds : 0);
     for (;;) {
         size_t count = 0;
-        struct proc_entry *entries = scan(&count);
+        struct trustsuite_proc_entry *entries = trustsuite_proc_scan(&count);
         if (entries == NULL) return -1;
         int alive = 0;
         for (size_t index = 0; index < count; index++) {
             if (!entries[index].alive || entries[index].pid == self) continue;
-            if (!descends(entries, count, entries[index].pid, self)) continue;
-            kill(entries[index].pid, SIGKILL);
-            alive += 1;
+            if (!trustsuite_proc_descends(entries, count, entries[index].pid, self)) continue;
+            // Checked again through a pidfd: never a pid reused meanwhile.
+            if (trustsuite_signal_descendant(entries[index].pid, SIGKILL) == 0) alive += 1;
         }
         free(entries);
         if (reap) reap_children();
         // A killed parent's children are reparented to this subreaper and
         // found on the next scan; one forked meanwhile is too.
         if (alive == 0 || now_ms() >= deadline) return alive;
-        usleep(2000);
+        usleep(TRUSTSUITE_SWEEP_PAUSE_MS * 1000);
     }
+}
+
+int trustsuite_kill_orphans(const pid_t *keep, size_t kept) {
+    pid_t self = getpid();
+    pid_t group = getpgrp();
+    size_t count = 0;
+    struct trustsuite_proc_entry *entries = trustsuite_proc_scan(&count);
+    if (entries == NULL) return -1;
+    int killed = 0;
+    for (size_t index = 0; index < count; index++) {
+        const struct trustsuite_proc_entry *entry = &entries[index];
+        if (entry->ppid != self || !entry->alive || entry->pgrp == group) continue;
+        int known = 0;
+        for (size_t other = 0; other < kept && !known; other++) known = keep[other] == entry->pid;
+        if (known) continue;
+        // An orphan and everything below it.
+        for (size_t below = 0; below < count; below++) {
+            if (entries[below].alive && trustsuite_proc_descends(entries, count, entries[below].pid, entry->pid)) {
+                if (trustsuite_signal_descendant(entries[below].pid, SIGKILL) == 0) killed += 1;
+            }
+        }
+        if (trustsuite_signal_descendant(entry->pid, SIGKILL) == 0) killed += 1;
+    }
+    free(entries);
+    return killed;
 }
 
 static void on_child(int number) { (void)number; }
@@ -169,9 +115,41 @@ static void end_like(int status) {
     _exit(1);
 }
 
+/// Without a trusted /proc (trustsuite_proc_trusted): the watchdog's
+/// process group, the watchdog included (issue 52 item 1: no pid read from
+/// /proc is signalled). Does not return.
+static void kill_own_group(void) {
+    kill(0, SIGKILL);
+    _exit(137);
+}
+
+/// The watchdog's parent when it started.
+static pid_t runner_pid = 0;
+
+/// Everything below the watchdog, killed when the runner is gone or stops
+/// the adapter; then the watchdog ends as its adapter did, or with 0.
+static void sweep_and_end(void) {
+    reap_children();
+    if (trustsuite_proc_trusted() != 1) {
+        // The runner, alive, kills the group once it has the status.
+        if (adapter_ended && getppid() == runner_pid) end_like(adapter_status);
+        kill_own_group();
+    }
+    trustsuite_kill_descendants(TRUSTSUITE_WATCHDOG_SWEEP_MS, 1);
+    reap_children();
+    if (adapter_ended) end_like(adapter_status);
+    _exit(0);
+}
+
 static void run_watchdog(int argc, char **argv) {
     static const int passed_on[] = {SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGQUIT};
     int lifeline = TRUSTSUITE_WATCHDOG_FD;
+    // The runner: the watchdog's parent from the start. When it dies, by
+    // any signal, this process is reparented and getppid() changes, even if
+    // a daemon holds the lifeline's write end open (it can open
+    // /proc/WATCHDOG/fd/3 for writing): the pipe alone is not trusted to end.
+    pid_t runner = getppid();
+    runner_pid = runner;
     struct stat lifeline_stat;
     if (argc < 2 || fstat(lifeline, &lifeline_stat) != 0 || !S_ISFIFO(lifeline_stat.st_mode)) {
         dprintf(2, "trustsuite watchdog: no lifeline on descriptor %d, or no command\n", lifeline);
@@ -193,6 +171,10 @@ static void run_watchdog(int argc, char **argv) {
     memset(&action, 0, sizeof action);
     action.sa_handler = on_child;
     sigaction(SIGCHLD, &action, NULL);
+    // The runner's death wakes the wait below at once (SIGCHLD is let in
+    // there); the check of getppid() decides.
+    prctl(PR_SET_PDEATHSIG, SIGCHLD, 0, 0, 0);
+    if (getppid() != runner) sweep_and_end();
 
     pid_t self = getpid();
     pid_t adapter = fork();
@@ -223,7 +205,7 @@ static void run_watchdog(int argc, char **argv) {
     }
     for (;;) {
         struct pollfd watched = {.fd = lifeline, .events = POLLIN, .revents = 0};
-        struct timespec tick = {.tv_sec = 1, .tv_nsec = 0};
+        struct timespec tick = {.tv_sec = TRUSTSUITE_WATCHDOG_TICK_MS / 1000, .tv_nsec = (TRUSTSUITE_WATCHDOG_TICK_MS % 1000) * 1000000L};
         // SIGCHLD is let in only while waiting here, so an ending adapter
         // wakes the wait at once.
         int ready = ppoll(&watched, 1, &tick, &original);
@@ -233,20 +215,23 @@ static void run_watchdog(int argc, char **argv) {
             if (count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN)) {
                 // The runner is gone, or stops the adapter: so is everything
                 // below; the adapter's end is this one's.
-                trustsuite_kill_descendants(10000, 1);
-                reap_children();
-                if (adapter_ended) end_like(adapter_status);
-                _exit(0);
+                sweep_and_end();
             }
         }
+        // The runner died while something else holds the lifeline open.
+        if (getppid() != runner) sweep_and_end();
         reap_children();
         if (adapter_ended) {
-            trustsuite_kill_descendants(10000, 1);
+            // Without a trusted /proc the runner kills the group once it
+            // has the status (the group kill cannot spare the watchdog).
+            if (trustsuite_proc_trusted() == 1) trustsuite_kill_descendants(TRUSTSUITE_WATCHDOG_SWEEP_MS, 1);
             end_like(adapter_status);
         }
     }
 }
 
+/// The watchdog's entry (see include/watchdog.h, "Entry point"): glibc calls
+/// each constructor with main's arguments, before main.
 __attribute__((constructor)) static void trustsuite_watchdog_entry(int argc, char **argv, char **envp) {
     (void)envp;
     if (getenv(TRUSTSUITE_WATCHDOG_ENV) == NULL) return;
@@ -262,6 +247,13 @@ int trustsuite_watchdog_available(void) { return 0; }
 int trustsuite_kill_descendants(int milliseconds, int reap) {
     (void)milliseconds;
     (void)reap;
+    errno = ENOSYS;
+    return -1;
+}
+
+int trustsuite_kill_orphans(const pid_t *keep, size_t kept) {
+    (void)keep;
+    (void)kept;
     errno = ENOSYS;
     return -1;
 }

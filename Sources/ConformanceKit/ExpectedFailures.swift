@@ -12,8 +12,9 @@ import VectorContract
 /// behaviour changes either way.
 ///
 /// A glob never covers a critical finding (a crash, hang or silence on a
-/// network input): only an entry naming its id does (`{"*": …}` silenced
-/// every one, issue 44). Ids are looked up, not matched one by one: a check
+/// network input) nor an accepted invalid input: only an entry naming its
+/// id does (`{"*": …}` silenced every critical one, issue 44, and every
+/// accepted invalid one, issue 52). Ids are looked up, not matched one by one: a check
 /// costs vectors × (1 + globs), not vectors × entries.
 public struct ExpectedFailures: Sendable {
     /// Largest expected file read.
@@ -98,8 +99,9 @@ public struct ExpectedFailures: Sendable {
         public let listed: [CaseResult]
         /// Entries that matched no vector of this run (another selection).
         public let notRun: [Entry]
-        /// Critical findings a glob matches but no entry names: among
-        /// ``unlisted``, each needs an entry of its own id.
+        /// Critical findings, and invalid inputs accepted, that a glob
+        /// matches but no entry names: among ``unlisted``, each needs an
+        /// entry of its own id.
         public var globbedCritical: [CaseResult] = []
 
         /// 0 when every finding is listed and no entry is stale, and
@@ -114,12 +116,13 @@ public struct ExpectedFailures: Sendable {
             ]
             if !globbedCritical.isEmpty {
                 lines.append(
-                    "warning: \(globbedCritical.count) critical findings (a crash, hang or silence on a network input) "
-                        + "are matched only by a glob: a glob never covers a critical finding; list each by its id")
+                    "warning: \(globbedCritical.count) findings critical (a crash, hang or silence on a network input) "
+                        + "or accepting an invalid input are matched only by a glob: a glob never covers either; list each by its id")
             }
             let globbed = Set(globbedCritical.map(\.vector.id))
             for result in unlisted {
-                let note = globbed.contains(result.vector.id) ? " (critical: a glob does not cover it)" : ""
+                let kind = result.critical ? "critical" : "accepted invalid"
+                let note = globbed.contains(result.vector.id) ? " (\(kind): a glob does not cover it)" : ""
                 lines.append("   not listed: [\(result.grade.rawValue)] \(result.vector.id)\(note): \(result.message)")
             }
             for (entry, passed) in stale {
@@ -168,7 +171,8 @@ public struct ExpectedFailures: Sendable {
                 if result.grade == .pass { passed[index].append(id) }
             }
             guard result.grade.isFinding else { continue }
-            if !byId.isEmpty || (!byGlob.isEmpty && !result.critical) {
+            // A glob never covers the two worst kinds: each needs its own id.
+            if !byId.isEmpty || (!byGlob.isEmpty && !result.critical && !result.acceptedInvalid) {
                 listed.append(result)
             } else {
                 unlisted.append(result)

@@ -100,6 +100,11 @@ struct DeviceCheckJournal {
                     description: "\(path) is a state file of format \"\(stored.format.prefix(80))\", "
                         + "not \(StoredState.currentFormat): refusing to read or rewrite it")
             }
+            if let bad = stored.devices.values.first(where: { !isMonth($0.month) }) {
+                throw StateFileError(
+                    description: "\(path) has a device whose month is \(JSONValue.string(String(bad.month.prefix(40))).jsonText), "
+                        + "not YYYY-MM: the state is damaged")
+            }
             states = stored.devices
             journal.snapshotBytes = bytes.count
         }
@@ -145,9 +150,26 @@ struct DeviceCheckJournal {
             guard let record = try? decoder.decode(Record.self, from: Data(bytes[start..<end])) else {
                 throw StateFileError(description: "\(file) line \(count) is not a journal record: the state is damaged")
             }
+            guard isMonth(record.state.month) else {
+                throw StateFileError(
+                    description: "\(file) line \(count) has month \(JSONValue.string(String(record.state.month.prefix(40))).jsonText), "
+                        + "not YYYY-MM: the state is damaged")
+            }
             states[record.key] = record.state
             start = end + 1
         }
+    }
+
+    /// Whether `text` is a month as the service writes it, `YYYY-MM` (four
+    /// digits, a hyphen, 01 to 12): what `last_update_time` answers, so a
+    /// state read back must hold nothing else (issue 52 item 7).
+    static func isMonth(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 7, bytes[4] == 0x2D,
+            bytes[0..<4].allSatisfy({ (0x30...0x39).contains($0) }), bytes[5...].allSatisfy({ (0x30...0x39).contains($0) })
+        else { return false }
+        let month = Int(bytes[5] - 0x30) * 10 + Int(bytes[6] - 0x30)
+        return (1...12).contains(month)
     }
 
     /// The journal line for one device's new state.

@@ -6,6 +6,7 @@ import HummingbirdCore
 import JWTKit
 import Logging
 import NIOCore
+import ServiceGuards
 import ServiceLifecycle
 import TrustSuiteSupport
 import UnixSignals
@@ -102,7 +103,8 @@ public struct DeviceCheckService: Sendable {
         public var stateFile: URL?
         /// Largest request body read (larger ones get 413).
         public var maxBodySize = 64 * 1024
-        /// Idle, header and body limits per connection.
+        /// Idle, header and body limits per connection, and the most
+        /// connections open at once.
         public var timeouts = ConnectionTimeouts()
         /// After SIGTERM or SIGINT, how long requests in progress may take
         /// before their connections are cut: a stalled client cannot hold
@@ -142,11 +144,15 @@ public struct DeviceCheckService: Sendable {
         // The lock comes before the state is read: a second service must not
         // fold (and unlink) the journal the first is still appending to.
         do throws(StateFileError) {
-            lock = try configuration.stateFile.map { url throws(StateFileError) in try StateLock.acquire(for: url.path) }
+            lock = try configuration.stateFile.map { url throws(StateFileError) in
+                try StateLock.acquire(for: url.path, service: "serve devicecheck")
+            }
         } catch {
             throw DeviceCheckServiceError(error.description)
         }
-        state = try DeviceCheckState(stateFile: configuration.stateFile)
+        // At the real path the lock is named by: a symbolic link given as
+        // --state stays a link (an atomic replace would make it a file).
+        state = try DeviceCheckState(stateFile: lock.map { URL(fileURLWithPath: $0.stateFile) })
     }
 
     /// Serves until SIGINT or SIGTERM; `onListening` gets the bound port

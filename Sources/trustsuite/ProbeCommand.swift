@@ -31,7 +31,8 @@ struct ProbeAppAttestCommand: AsyncParsableCommand {
             error such as a timeout, or checks not run because the baseline failed); 2 the probe could not run \
             (bad config, server unreachable at the start). --wait-ready SECONDS retries the first challenge \
             request (back-off 0.1 s to 1 s) until the server answers or SECONDS pass, so a script may start the \
-            server and the probe together.
+            server and the probe together; a try under way when SECONDS pass is let finish, so the wait ends at \
+            most one timeoutSeconds after them.
             """
     )
 
@@ -59,7 +60,8 @@ struct ProbeAppAttestCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("wait-ready"),
         help: ArgumentHelp(
-            "Wait up to this many seconds for the server to give its first challenge (retried with back-off; at most 600).",
+            "Wait up to this many seconds for the server to give its first challenge (retried with back-off; at most 600; "
+                + "plus at most one timeoutSeconds for the try under way).",
             valueName: "seconds"))
     var waitReady: Double?
 

@@ -3,6 +3,7 @@ import AppAttestDevice
 import AppAttestExampleServer
 import ArgumentParser
 import Foundation
+import ServiceGuards
 
 /// `trustsuite serve appattest`: the example App Attest server
 /// (`AppAttestExampleServer`), for trying the probe and as a model.
@@ -16,7 +17,10 @@ struct ServeAppAttestCommand: AsyncParsableCommand {
             --anchor names the trust anchor: the device's test root in test mode (`trustsuite device ca --state \
             DIR --attestation`); without it, Apple's App Attestation root. Listens on 127.0.0.1 unless --host \
             says otherwise; --port 0 picks a free port. Prints `listening on http://HOST:PORT` once ready; \
-            stops on SIGINT or SIGTERM.
+            stops on SIGINT or SIGTERM. Connections idle, sending headers or sending a body for longer than \
+            their timeout are closed; past --max-connections open at once, a new connection gets 503 and is \
+            closed. With --state, the server holds a lock on FILE.lock (FILE the state's real path, symbolic \
+            links resolved) while it runs: a second server on the same state refuses to start (exit 2).
 
             --flaw NAME switches on a deliberate bug, so the probe shows what a failing report looks like \
             (docs/probe.md, See a failing report; repeatable; never for a real deployment). The names: \
@@ -48,6 +52,8 @@ struct ServeAppAttestCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Keep attested keys and counters in this file across restarts.", valueName: "file"))
     var state: String?
 
+    @OptionGroup var connections: ConnectionOptions
+
     @OptionGroup var launchPolicy: LaunchPolicyOptions
 
     @Option(
@@ -60,6 +66,7 @@ struct ServeAppAttestCommand: AsyncParsableCommand {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard AppID.isValid(appId) else { throw ValidationError("--app-id must be \(AppID.rule), got \"\(appId.prefix(100))\"") }
         guard state != "" else { throw ValidationError("--state must not be empty") }
+        try connections.validate()
         _ = try flaws()
     }
 
@@ -89,6 +96,7 @@ struct ServeAppAttestCommand: AsyncParsableCommand {
                 host: host, port: port, appId: appId, environment: environment, trustAnchors: anchors,
                 stateFile: state.map { URL(fileURLWithPath: $0) }, launchPolicy: launchPolicy.policy)
             configuration.flaws = flaws
+            configuration.timeouts = connections.timeouts
             server = try ExampleServer(configuration)
         } catch let error as ExampleServerError {
             throw CLIError(error.description)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DeviceCheckService
 import Foundation
+import ServiceGuards
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,11 +22,13 @@ struct ServeDeviceCheckCommand: AsyncParsableCommand {
             127.0.0.1 unless --host says otherwise; --port 0 picks a free port. Prints one line, \
             `listening on http://HOST:PORT`, once ready; stops on SIGINT or SIGTERM (requests still \
             running after --shutdown-grace are cut). Connections idle, sending headers or sending a body \
-            for longer than their timeout are closed. With --state, the bits survive restarts: FILE holds \
+            for longer than their timeout are closed; past --max-connections open at once, a new connection \
+            gets 503 and is closed. With --state, the bits survive restarts: FILE holds \
             a snapshot and FILE.journal one line per acknowledged update (synced before the answer), \
             folded into the snapshot as it grows; the service holds a lock on FILE.lock while it runs, so a \
             second service on the same --state refuses to start (exit 2; the kernel releases the lock when \
-            the service ends, however it ends). A --state that is not a regular file, or whose folder \
+            the service ends, however it ends), whatever name or symbolic link reaches the file (the lock \
+            is named by its real path). A --state that is not a regular file, or whose folder \
             does not exist, refuses the start.
             """
     )
@@ -49,32 +52,15 @@ struct ServeDeviceCheckCommand: AsyncParsableCommand {
             valueName: "keyid=file"))
     var key: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Close a connection that starts no request for this long.", valueName: "seconds"))
-    var idleTimeout = 30.0
-
-    @Option(name: .long, help: ArgumentHelp("Close a connection whose request headers take longer.", valueName: "seconds"))
-    var headerTimeout = 10.0
-
-    @Option(name: .long, help: ArgumentHelp("Close a connection whose request body takes longer.", valueName: "seconds"))
-    var bodyTimeout = 10.0
+    @OptionGroup var connections: ConnectionOptions
 
     @Option(name: .long, help: ArgumentHelp("After SIGTERM/SIGINT, cut requests still running after this long.", valueName: "seconds"))
     var shutdownGrace = 5.0
 
-    /// Longest accepted for any of the four limits above (a day).
-    static let maxSeconds = 86_400.0
-
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
         guard state != "" else { throw ValidationError("--state must not be empty") }
-        for (name, value) in [
-            ("--idle-timeout", idleTimeout), ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout),
-            ("--shutdown-grace", shutdownGrace),
-        ] {
-            guard value.isFinite, value > 0, value <= Self.maxSeconds else {
-                throw ValidationError("\(name) must be more than 0 and at most \(Int(Self.maxSeconds)) seconds")
-            }
-        }
+        try connections.validate(also: [("--shutdown-grace", shutdownGrace)])
         guard !team.isEmpty else { throw ValidationError("--team must not be empty") }
         guard !key.isEmpty else { throw ValidationError("give at least one --key KEYID=FILE") }
     }
@@ -85,9 +71,7 @@ struct ServeDeviceCheckCommand: AsyncParsableCommand {
             let keys = try key.map(DeveloperKey.init(argument:))
             var configuration = DeviceCheckService.Configuration(
                 host: host, port: port, team: team, keys: keys, stateFile: state.map { URL(fileURLWithPath: $0) })
-            configuration.timeouts.idle = .seconds(idleTimeout)
-            configuration.timeouts.header = .seconds(headerTimeout)
-            configuration.timeouts.body = .seconds(bodyTimeout)
+            configuration.timeouts = connections.timeouts
             configuration.shutdownGrace = .seconds(shutdownGrace)
             service = try await DeviceCheckService(configuration)
         } catch let error as DeviceCheckServiceError {
@@ -105,6 +89,56 @@ struct ServeDeviceCheckCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("devicecheck service on \(host):\(bound.get()): \(error)")
         }
+    }
+}
+
+/// The connection limits of `serve devicecheck` and `serve appattest`
+/// (`ConnectionTimeouts`): idle, header and body deadlines, and the cap.
+struct ConnectionOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Close a connection that starts no request for this long.", valueName: "seconds"))
+    var idleTimeout = 30.0
+
+    @Option(name: .long, help: ArgumentHelp("Close a connection whose request headers take longer.", valueName: "seconds"))
+    var headerTimeout = 10.0
+
+    @Option(name: .long, help: ArgumentHelp("Close a connection whose request body takes longer.", valueName: "seconds"))
+    var bodyTimeout = 10.0
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Most connections open at once; one more gets 503 and is closed (default: half the descriptor limit, at most 1024).",
+            valueName: "n"))
+    var maxConnections = ConnectionTimeouts.defaultMaxConnections
+
+    /// Longest accepted for any time limit (a day).
+    static let maxSeconds = 86_400.0
+    /// Most connections accepted for --max-connections.
+    static let maxConnectionsLimit = 1_000_000
+
+    func validate() throws { try validate(also: []) }
+
+    /// Checks these limits and `others` (more time limits of the command).
+    func validate(also others: [(String, Double)]) throws {
+        for (name, value) in [("--idle-timeout", idleTimeout), ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout)]
+            + others
+        {
+            guard value.isFinite, value > 0, value <= Self.maxSeconds else {
+                throw ValidationError("\(name) must be more than 0 and at most \(Int(Self.maxSeconds)) seconds")
+            }
+        }
+        guard (1...Self.maxConnectionsLimit).contains(maxConnections) else {
+            throw ValidationError("--max-connections must be 1 to \(Self.maxConnectionsLimit)")
+        }
+    }
+
+    var timeouts: ConnectionTimeouts {
+        var timeouts = ConnectionTimeouts()
+        timeouts.idle = .seconds(idleTimeout)
+        timeouts.header = .seconds(headerTimeout)
+        timeouts.body = .seconds(bodyTimeout)
+        timeouts.maxConnections = maxConnections
+        return timeouts
     }
 }
 

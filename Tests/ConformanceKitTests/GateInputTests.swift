@@ -58,15 +58,34 @@ import TrustSuiteSupport
         let report = ContractTests.mixed
         let critical = report.cases.filter(\.critical).map(\.vector.id)
         #expect(critical == ["b::1"])
-        let star = try ContractTests.expected(["*": "everything"]).check(report)
+        // a::2 (an accepted invalid input, below) is listed by its id here.
+        let star = try ContractTests.expected(["*": "everything", "a::2": "accepts a stray break"]).check(report)
         #expect(star.unlisted.map(\.vector.id) == ["b::1"])
         #expect(star.globbedCritical.map(\.vector.id) == ["b::1"])
         #expect(star.exitCode(graded: report.graded) == 1)
         let lines = star.lines(path: "expected.json")
         #expect(lines.contains { $0.hasPrefix("warning:") && $0.contains("critical") && $0.contains("by its id") }, "\(lines)")
-        let byId = try ContractTests.expected(["*": "everything", "b::1": "crashes"]).check(report)
+        let byId = try ContractTests.expected(["*": "everything", "b::1": "crashes", "a::2": "accepts a stray break"]).check(report)
         #expect(byId.unlisted.isEmpty && byId.globbedCritical.isEmpty && byId.exitCode(graded: report.graded) == 0)
         #expect(!byId.lines(path: "expected.json").contains { $0.hasPrefix("warning:") })
+    }
+
+    /// `{"*": …}` listed every accepted invalid input too, with exit 0
+    /// (issue 52, item 7): a glob never covers one either; its own id does.
+    @Test func aGlobDoesNotCoverAnAcceptedInvalidInput() throws {
+        let report = ContractTests.mixed
+        #expect(report.cases.filter(\.acceptedInvalid).map(\.vector.id) == ["a::2"])
+        let star = try ContractTests.expected(["*": "everything", "b::1": "crashes"]).check(report)
+        #expect(star.unlisted.map(\.vector.id) == ["a::2"])
+        #expect(star.globbedCritical.map(\.vector.id) == ["a::2"])
+        #expect(star.exitCode(graded: report.graded) == 1)
+        let lines = star.lines(path: "expected.json")
+        #expect(lines.contains { $0.hasPrefix("warning:") && $0.contains("accepting an invalid input") }, "\(lines)")
+        #expect(lines.contains { $0.contains("a::2 (accepted invalid: a glob does not cover it)") }, "\(lines)")
+        // The wrong reason a::3 is still covered by the glob.
+        #expect(star.listed.map(\.vector.id).contains("a::3"))
+        let byId = try ContractTests.expected(["*": "everything", "b::1": "crashes", "a::2": "accepts a stray break"]).check(report)
+        #expect(byId.unlisted.isEmpty && byId.globbedCritical.isEmpty && byId.exitCode(graded: report.graded) == 0)
     }
 
     /// Matching an expected-failures file cost entries × vectors: 3,000

@@ -110,6 +110,35 @@ import TrustSuiteSupport
         #expect(throws: StateFileError.self) { try DeviceCheckJournal.open(path) }
     }
 
+    /// A journal line or a snapshot whose `month` is not `YYYY-MM` is damage
+    /// (issue 52, item 7): the start is refused, one line naming it, where
+    /// before the month was answered back as `last_update_time`.
+    @Test(arguments: ["2026-13", "2026-00", "2026-1", "26-11", "2026/11", "2026-11-01", "", "abcd-ef", "2026-1\u{0663}"])
+    func aMonthThatIsNotYYYYMMIsRefused(_ month: String) throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("bits.json").path
+        let bad = DeviceCheckServer.State(bit0: true, bit1: false, month: month)
+        try Data(DeviceCheckJournal.line(key: "a", state: bad)).write(to: URL(fileURLWithPath: path + ".journal"))
+        #expect {
+            try DeviceCheckJournal.open(path)
+        } throws: { error in
+            "\(error)".contains("line 1 has month") && "\(error)".contains("not YYYY-MM")
+        }
+        try? FileManager.default.removeItem(atPath: path + ".journal")
+        let snapshot = DeviceCheckJournal.StoredState(devices: ["a": bad])
+        try JSONEncoder().encode(snapshot).write(to: URL(fileURLWithPath: path))
+        #expect {
+            try DeviceCheckJournal.open(path)
+        } throws: { error in
+            "\(error)".contains("not YYYY-MM")
+        }
+    }
+
+    @Test func aGoodMonthLoads() throws {
+        #expect(DeviceCheckJournal.isMonth("2026-11") && DeviceCheckJournal.isMonth("0001-01") && DeviceCheckJournal.isMonth("9999-12"))
+    }
+
     /// A round-2 state file (the snapshot alone, no journal) loads as it is.
     @Test func roundTwoStateFileLoads() throws {
         let folder = try Self.folder()

@@ -16,4 +16,13 @@ int trustsuite_become_child_subreaper(void);
 /// library has no such action).
 int trustsuite_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
+/// Installs, for each of `signals`, a handler that writes the signal's
+/// number (one byte) to a pipe, and returns the pipe's read end
+/// (close-on-exec), or -1 with errno set. A handler rather than SIG_IGN
+/// with a Dispatch source: as PID 1 of a PID namespace a process gets no
+/// signal whose action is the default or ignore (the kernel drops it, and
+/// SIGTERM to the runner was swallowed, issue 52 item 1); one with a
+/// handler it gets.
+int trustsuite_signal_pipe(const int *signals, int count);
+
 #endif

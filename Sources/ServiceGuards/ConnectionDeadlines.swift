@@ -2,10 +2,20 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTPTypes
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// How long a connection may take at each stage before the service closes
 /// it (issue 22 item 4: the round-3 audit held 2,350 connections open, one
-/// byte at a time or none, and the service never timed one out).
+/// byte at a time or none, and the service never timed one out), and how
+/// many may be open at once (issue 52 item 5: 1,100 idle connections to
+/// the example server, at a 1,024-descriptor limit, locked every other
+/// client out). Both `serve devicecheck` and `serve appattest` use it.
 public struct ConnectionTimeouts: Sendable {
     /// From the connection's accept, or the end of its last response, to the
     /// first byte of the next request: idle keep-alive connections.
@@ -16,8 +26,76 @@ public struct ConnectionTimeouts: Sendable {
     /// From the end of the header block to the end of the body: clients that
     /// stall or trickle a body (at most 64 KiB here).
     public var body: Duration = .seconds(10)
+    /// Most connections open at once: one more is answered `503 Service
+    /// Unavailable` (`too many connections: at most N open at once`,
+    /// `Connection: close`) and closed at once, so the descriptors left stay
+    /// free for the clients already in.
+    public var maxConnections = ConnectionTimeouts.defaultMaxConnections
+
+    /// Half the process's descriptor limit (its soft `RLIMIT_NOFILE`), at
+    /// most 1024 and at least 16.
+    public static let defaultMaxConnections: Int = {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 512 }
+        let half = Int(clamping: limit.rlim_cur / 2)
+        return min(1024, max(16, half))
+    }()
 
     public init() {}
+}
+
+/// The connections a server has open, against its cap.
+final class OpenConnections: Sendable {
+    let limit: Int
+    private let count = Atomic<Int>(0)
+
+    init(limit: Int) { self.limit = max(1, limit) }
+
+    /// Counts one more connection when under the cap; false (nothing counted) when at it.
+    func admit() -> Bool {
+        var current = count.load(ordering: .relaxed)
+        while current < limit {
+            let (exchanged, original) = count.compareExchange(expected: current, desired: current + 1, ordering: .relaxed)
+            if exchanged { return true }
+            current = original
+        }
+        return false
+    }
+
+    func release() { count.subtract(1, ordering: .relaxed) }
+}
+
+/// Answers a connection over the cap with one 503 and closes it; reads
+/// nothing it sends (first in the pipeline, so no request reaches the router).
+final class RefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+    let limit: Int
+    private var sent = false
+
+    init(limit: Int) { self.limit = limit }
+
+    static func response(limit: Int) -> String {
+        let body = "too many connections: at most \(limit) open at once\n"
+        return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\n"
+            + "Connection: close\r\n\r\n" + body
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { refuse(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) { refuse(context) }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+
+    private func refuse(_ context: ChannelHandlerContext) {
+        guard !sent else { return }
+        sent = true
+        let channel = context.channel
+        let bytes = context.channel.allocator.buffer(string: Self.response(limit: limit))
+        context.writeAndFlush(wrapOutboundOut(bytes)).whenComplete { _ in channel.close(promise: nil) }
+    }
 }
 
 /// One connection's clock: the stage it is in and the one timer that closes
@@ -134,17 +212,32 @@ final class RequestStageHandler: ChannelDuplexHandler, RemovableChannelHandler {
 }
 
 /// Hummingbird's HTTP/1.1 channel with the two handlers above around its
-/// decoder.
-struct TimedHTTP1Channel: ServerChildChannel {
-    typealias Value = HTTP1Channel.Value
+/// decoder, and the connection cap: a connection over it gets the
+/// ``RefusalHandler`` instead.
+public struct TimedHTTP1Channel: ServerChildChannel {
+    public typealias Value = HTTP1Channel.Value
     let inner: HTTP1Channel
     let timeouts: ConnectionTimeouts
+    let open: OpenConnections
 
-    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+    public init(inner: HTTP1Channel, timeouts: ConnectionTimeouts) {
+        self.inner = inner
+        self.timeouts = timeouts
+        open = OpenConnections(limit: timeouts.maxConnections)
+    }
+
+    public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let timeouts = self.timeouts
+        let open = self.open
+        let admitted = open.admit()
+        if admitted { channel.closeFuture.whenComplete { _ in open.release() } }
         return inner.setup(channel: channel, logger: logger).assumeIsolated().flatMapThrowing { value in
-            let deadlines = ConnectionDeadlines(timeouts)
             let operations = channel.pipeline.syncOperations
+            guard admitted else {
+                try operations.addHandler(RefusalHandler(limit: open.limit), position: .first)
+                return value
+            }
+            let deadlines = ConnectionDeadlines(timeouts)
             try operations.addHandler(FirstByteHandler(deadlines), position: .first)
             let state = try operations.handler(type: HTTPConnectionStateHandler.self)
             try operations.addHandler(RequestStageHandler(deadlines), position: .before(state))
@@ -152,7 +245,7 @@ struct TimedHTTP1Channel: ServerChildChannel {
         }.nonisolated()
     }
 
-    func handle(value: Value, logger: Logger) async {
+    public func handle(value: Value, logger: Logger) async {
         await inner.handle(value: value, logger: logger)
     }
 }
