@@ -396,7 +396,7 @@ package.targets += [
     .testTarget(
         name: "TokenStoreTests",
         dependencies: [
-            "TokenStore", "SecuritySimulation", .product(name: "Crypto", package: "swift-crypto"),
+            "TokenStore", "Security", "SecuritySimulation", .product(name: "Crypto", package: "swift-crypto"),
         ], path: "Examples/TokenStore/Tests/TokenStoreTests"),
     // Apple-SDK code in every pattern of docs/apple-api.md, compiled in Swift 6 mode…
     .testTarget(

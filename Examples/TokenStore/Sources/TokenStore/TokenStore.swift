@@ -75,12 +75,18 @@ public final class TokenStore {
         return data
     }
 
-    /// Whether a token exists, without ever asking the user: no data is
-    /// asked for, so the item's access control is not evaluated.
+    /// Whether a token exists, without ever asking the user. On a device
+    /// any read of a protected item authenticates, an existence query
+    /// included, so the probe forbids the prompt: -25308 means the item is
+    /// there and needs the user (and -25293 that it is there but can no
+    /// longer be opened). A Skip probe would miss a protected item.
     public func exists(account: String) -> Bool {
         var probe = query(account: account)
-        probe[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUISkip
-        return SecItemCopyMatching(probe as CFDictionary, nil) == errSecSuccess
+        probe[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUIFail
+        switch SecItemCopyMatching(probe as CFDictionary, nil) {
+        case errSecSuccess, errSecInteractionNotAllowed, errSecAuthFailed: return true
+        default: return false
+        }
     }
 
     public func delete(account: String) throws {

@@ -1,21 +1,24 @@
 import Crypto
 import Foundation
+import Security
 import SecuritySimulation
 import Testing
 import TokenStore
 
 /// The example layer's own tests, as an iOS team would write them on Linux:
-/// each runs in a session of the simulation (a clean keychain and device),
-/// says how the user answers, and asserts statuses and prompt counts. A
-/// failure prints the simulation's explanation of the last call.
+/// each runs on a simulation of its own (`Simulation.withNew`: a clean
+/// keychain and device), so they run in parallel; each says how the user
+/// answers, and asserts statuses and prompt counts. A failure prints the
+/// simulation's explanation of the last call.
 @Suite struct TokenStoreTests {
-    let simulation = Simulation.shared
+    /// The test's own simulation, inside `Simulation.withNew`.
+    var simulation: Simulation { Simulation.current }
     let token = Data("refresh-token-1".utf8)
 
     func why() -> Comment { Comment(rawValue: simulation.lastExplanation ?? "no call") }
 
     @Test func oneSessionAsksForFaceIDOnce() async throws {
-        try await simulation.session {
+        try await Simulation.withNew {
             let store = TokenStore(service: "com.example.auth")
             try store.save(token, account: "alice")
             #expect(simulation.promptCount == 0, "saving never asks")
@@ -29,7 +32,7 @@ import TokenStore
     }
 
     @Test func lockingTheSessionAsksAgain() async throws {
-        try await simulation.session {
+        try await Simulation.withNew {
             let store = TokenStore(service: "com.example.auth")
             try store.save(token, account: "alice")
             simulation.enqueue(.biometryMatch, .biometryMatch)
@@ -41,7 +44,7 @@ import TokenStore
     }
 
     @Test func aCancelIsUserCanceled() async throws {
-        try await simulation.session {
+        try await Simulation.withNew {
             let store = TokenStore(service: "com.example.auth")
             try store.save(token, account: "alice")
             simulation.enqueue(.cancel)
@@ -50,17 +53,31 @@ import TokenStore
     }
 
     @Test func theExistenceProbeNeverAsks() async throws {
-        try await simulation.session {
+        try await Simulation.withNew {
             let store = TokenStore(service: "com.example.auth")
             #expect(!store.exists(account: "alice"))
             try store.save(token, account: "alice")
             #expect(store.exists(account: "alice"), why())
             #expect(simulation.promptCount == 0)
+            #expect(simulation.lastExplanation?.contains("-25308") == true, "the probe is answered -25308: it exists, behind Face ID")
+        }
+    }
+
+    /// The idiom that fails on a phone: a Skip probe never sees a protected item.
+    @Test func aSkipProbeMissesAProtectedToken() async throws {
+        try await Simulation.withNew {
+            let store = TokenStore(service: "com.example.auth")
+            try store.save(token, account: "alice")
+            let probe: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "com.example.auth",
+                kSecAttrAccount as String: "alice", kSecUseAuthenticationUI as String: kSecUseAuthenticationUISkip,
+            ]
+            #expect(SecItemCopyMatching(probe as CFDictionary, nil) == errSecItemNotFound, why())
         }
     }
 
     @Test func aNewFaceMakesTheTokenUnreadable() async throws {
-        try await simulation.session {
+        try await Simulation.withNew {
             let store = TokenStore(service: "com.example.auth")
             try store.save(token, account: "alice")
             simulation.apply(.biometryEnrollmentChanged)
@@ -73,7 +90,7 @@ import TokenStore
     }
 
     @Test func savingTwiceReplacesTheToken() async throws {
-        try await simulation.session {
+        try await Simulation.withNew {
             let store = TokenStore(service: "com.example.auth")
             try store.save(token, account: "alice")
             try store.save(Data("refresh-token-2".utf8), account: "alice")
@@ -86,7 +103,7 @@ import TokenStore
     }
 
     @Test func aLockedPhoneCannotRead() async throws {
-        try await simulation.session {
+        try await Simulation.withNew {
             let store = TokenStore(service: "com.example.auth")
             try store.save(token, account: "alice")
             simulation.apply(.lock)
@@ -96,7 +113,7 @@ import TokenStore
     }
 
     @Test func theDeviceKeySignsWhatP256Verifies() async throws {
-        try await simulation.session {
+        try await Simulation.withNew {
             let key = try DeviceKey.create(tag: "com.example.device-key")
             #expect(simulation.promptCount == 0, "creating the key never asks")
             let loaded = try #require(try DeviceKey.load(tag: "com.example.device-key"), why())
@@ -110,7 +127,7 @@ import TokenStore
     }
 
     @Test func aCanceledSignatureIsALocalAuthenticationError() async throws {
-        try await simulation.session {
+        try await Simulation.withNew {
             let key = try DeviceKey.create(tag: "com.example.device-key")
             simulation.enqueue(.cancel)
             do {
