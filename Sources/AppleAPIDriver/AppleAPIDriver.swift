@@ -34,6 +34,9 @@ public final class AppleAPIDriver {
     var datas: [String: Data] = [:]
     /// Each step's data result, by step index (`{"persistentRef": N}` names one).
     var stepData: [Int: Data] = [:]
+    /// LARights and LAPersistedRights by label; App Attest key ids by label.
+    var rights: [String: LARight] = [:]
+    var keyIds: [String: String] = [:]
 
     public init(hooks: (any AppleAPIHooks)?) { self.hooks = hooks }
 
@@ -49,6 +52,8 @@ public final class AppleAPIDriver {
         keys = [:]
         datas = [:]
         stepData = [:]
+        rights = [:]
+        keyIds = [:]
         if let hooks, let problem = hooks.reset(app: input["app"] as? [String: Any], device: input["device"] as? [String: Any]) {
             throw Failure(description: problem)
         }
@@ -63,6 +68,7 @@ public final class AppleAPIDriver {
         // Objects made by the replay go before the next vector's reset.
         contexts = [:]
         keys = [:]
+        rights = [:]
         return ["steps": answers]
     }
 
@@ -347,6 +353,7 @@ public final class AppleAPIDriver {
             }
             return Self.status(errSecSuccess)
         default:
+            if let answer = try performRightOrAttest(step, call: call) { return answer }
             throw Failure(description: "unknown call \(call)")
         }
     }

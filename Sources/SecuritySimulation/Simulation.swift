@@ -20,6 +20,8 @@ public final class Simulation: @unchecked Sendable {
     private let environment: [String: String]
     /// Problems in the environment's settings (each ignored, the default kept).
     public private(set) var configurationProblems: [String] = []
+    /// The services beside the keychain (LARight's store, App Attest and DeviceCheck), reset with it.
+    public let services = SimulationServices()
 
     init(environment: [String: String]) {
         self.environment = environment
@@ -76,7 +78,7 @@ public final class Simulation: @unchecked Sendable {
     private func resetLocked() {
         var problems: [String] = []
         let settings = Environment.read(environment, problems: &problems)
-        configurationProblems = problems
+        configurationProblems = problems + services.reset(environment)
         engine = KeychainEngine(app: settings.app, now: settings.clock)
         engine.answers = settings.answers
         engine.defaultAnswer = settings.defaultAnswer

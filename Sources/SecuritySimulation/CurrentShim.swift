@@ -1,0 +1,3 @@
+extension Simulation {
+    public static var current: Simulation { .shared }
+}
