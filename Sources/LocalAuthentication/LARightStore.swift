@@ -202,6 +202,13 @@ open class LASecret: NSObject, @unchecked Sendable {
         }
     }
 
+    /// The secret's bytes, by the name WWDC22's "Streamline local
+    /// authorization flows" and its code use (the SDK's is ``loadData()``):
+    /// only while the right is authorized.
+    open var rawData: Data {
+        get async throws { try await loadData() }
+    }
+
     /// ``loadData()``; `handler` gets the bytes or the error, on a global queue.
     open func loadData(completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void) {
         Task {

@@ -84,6 +84,7 @@ final class LegacyAttestClient {
         let persisted = try await LARightStore.shared.saveRight(right, identifier: "m")
         _ = try await persisted.key.sign(Data(), algorithm: .ecdsaSignatureMessageX962SHA256)
         _ = try await persisted.key.publicKey.exportBytes()
+        _ = try await persisted.secret.rawData
         try await LARightStore.shared.removeRight(forIdentifier: "m")
         await right.deauthorize()
     }

@@ -111,6 +111,7 @@ import Testing
             let publicKey = try P256.Signing.PublicKey(x963Representation: exported)
             #expect(publicKey.isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: signature), for: message))
             #expect(try await loaded.secret.loadData() == Data("s3cret".utf8))
+            #expect(try await loaded.secret.rawData == Data("s3cret".utf8))
             #expect(!loaded.key.canSign(using: .ecdsaSignatureDigestX962SHA256))
             let sealed = try await loaded.key.publicKey.encrypt(message, algorithm: .eciesEncryptionCofactorVariableIVX963SHA256AESGCM)
             #expect(try await loaded.key.decrypt(sealed, algorithm: .eciesEncryptionCofactorVariableIVX963SHA256AESGCM) == message)

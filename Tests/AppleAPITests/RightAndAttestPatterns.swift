@@ -55,6 +55,7 @@ enum RightPatterns {
         }
         let secret: LASecret = loaded.secret
         let data = try await secret.loadData()
+        _ = try await loaded.secret.rawData
         await loaded.deauthorize()
         try await store.removeRight(loaded)
         try await store.removeRight(forIdentifier: "payments")
