@@ -21,7 +21,7 @@ public protocol AppleAPIHooks: AnyObject {
 }
 
 /// The `apple-api` trace driver: replays a vector's steps through Apple's
-/// own API (`import Security`, `import LocalAuthentication`) and answers
+/// own API (`import Security`, `import LocalAuthentication`, `import DeviceCheck`) and answers
 /// each step's status, prompts and result. It is written against Apple's
 /// API only: on Linux it runs against this project's modules; built where
 /// Apple's frameworks exist, the same source drives Apple's keychain (that
