@@ -55,6 +55,8 @@ let package = Package(
         // Apple's own frameworks answer `import Security`.
         .library(name: "Security", targets: [appleAPITarget("Security")]),
         .library(name: "LocalAuthentication", targets: [appleAPITarget("LocalAuthentication")]),
+        // App Attest's and DeviceCheck's client on the software device (docs/apple-api.md).
+        .library(name: "DeviceCheck", targets: [appleAPITarget("DeviceCheck")]),
         // The simulation control: device, app, user, clock and logs.
         .library(name: "SecuritySimulation", targets: ["SecuritySimulation"]),
         .executable(name: "trustsuite-apple-api-adapter", targets: ["AppleAPIAdapter"]),
@@ -264,7 +266,9 @@ let package = Package(
             ]
         ),
         // The simulation control over KeychainModel's engine (docs/apple-api.md).
-        .target(name: "SecuritySimulation", dependencies: ["KeychainModel", "KeychainAccessControl", "LocalAuthorization"]),
+        .target(
+            name: "SecuritySimulation",
+            dependencies: ["KeychainModel", "KeychainAccessControl", "LocalAuthorization", "AppAttest", "AppAttestDevice"]),
         .target(
             name: "TestSupport",
             dependencies: ["ConformanceKit", "VectorContract", "AdapterHost", "TrustSuiteSupport", "AppAttest", "StrictCBOR"],
@@ -383,11 +387,14 @@ package.targets += [
         dependencies: [
             "Security", "SecuritySimulation", "KeychainModel", "KeychainAccessControl", "LocalAuthorization",
         ]),
+    .target(name: "DeviceCheck", dependencies: ["SecuritySimulation", "AppAttestDevice"]),
     // The apple-api trace driver, written against Apple's API only (docs/apple-api.md).
     .target(
         name: "AppleAPIDriver",
         dependencies: [
-            "Security", "LocalAuthentication", "SecuritySimulation", "KeychainModel", "KeychainAccessControl",
+            "Security", "LocalAuthentication", "SecuritySimulation", "KeychainModel", "KeychainAccessControl", "DeviceCheck",
+            "AppAttest", "AppAttestDevice", .product(name: "X509", package: "swift-certificates"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
     // The driver as an adapter binary (the same source is an adapter for Apple's own frameworks).
     .executableTarget(name: "AppleAPIAdapter", dependencies: ["AppleAPIDriver", "SecuritySimulation"]),
@@ -402,11 +409,12 @@ package.targets += [
     .testTarget(
         name: "AppleAPITests",
         dependencies: [
-            "Security", "LocalAuthentication", "SecuritySimulation", "KeychainModel", "KeychainAccessControl",
+            "Security", "LocalAuthentication", "DeviceCheck", "SecuritySimulation", "KeychainModel", "KeychainAccessControl",
+            "AppAttest", "AppAttestDevice", "DeviceCheckModel",
         ]),
     // …and in Swift 5 mode: a regression in compatibility fails the build.
     .testTarget(
-        name: "AppleAPISwift5Tests", dependencies: ["Security", "LocalAuthentication"],
+        name: "AppleAPISwift5Tests", dependencies: ["Security", "LocalAuthentication", "DeviceCheck"],
         swiftSettings: [.swiftLanguageMode(.v5)]),
 ]
 for target in package.targets where target.name == "ReferenceSubjects" {
@@ -420,6 +428,7 @@ for target in package.targets where target.name == "FuzzTargets" {
 package.targets += [
     .target(name: "SecurityUnavailable", path: "Sources/AppleAPIUnavailable/Security"),
     .target(name: "LocalAuthenticationUnavailable", path: "Sources/AppleAPIUnavailable/LocalAuthentication"),
+    .target(name: "DeviceCheckUnavailable", path: "Sources/AppleAPIUnavailable/DeviceCheck"),
     // Where Apple's frameworks exist, the driver and its adapter build against them.
     .target(name: "AppleAPIDriver"),
     .executableTarget(name: "AppleAPIAdapter", dependencies: ["AppleAPIDriver"]),

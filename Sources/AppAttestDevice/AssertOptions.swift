@@ -94,19 +94,28 @@ extension SoftwareDevice {
             guard stored < UInt32.max else { throw DeviceError("the counter of this key is exhausted") }
             return stored + 1
         }
+        let object = try assertionObject(
+            key: key, counter: counter, clientDataHash: Array(SHA256.hash(data: clientData)), options: options)
+        return GeneratedAssertion(assertion: object, counter: counter)
+    }
+
+    /// The assertion object signed by `key` with `counter` over `clientDataHash`
+    /// (what `generateAssertion` is given: the app's SHA-256 of its client data).
+    func assertionObject(
+        key: P256.Signing.PrivateKey, counter: UInt32, clientDataHash: [UInt8], options: AssertOptions
+    ) throws -> [UInt8] {
         var authData = Array(SHA256.hash(data: Array((options.otherAppId ?? appId).utf8)))
         authData.append(options.flags)
         authData += withUnsafeBytes(of: counter.bigEndian, Array.init)
         authData += options.launchMap(appId: options.otherAppId ?? appId)
         var hasher = SHA256()
         hasher.update(data: authData)
-        hasher.update(data: Array(SHA256.hash(data: clientData)))
+        hasher.update(data: clientDataHash)
         let nonce = Array(hasher.finalize())
         let signer = options.foreignKey ? P256.Signing.PrivateKey() : key
         let signature =
             options.prehashedNonce
             ? try signer.signature(for: RawDigest(bytes: nonce)) : try signer.signature(for: nonce)
-        let object = SoftwareCA.assertionObject(signature: Array(signature.derRepresentation), authenticatorData: authData)
-        return GeneratedAssertion(assertion: object, counter: counter)
+        return SoftwareCA.assertionObject(signature: Array(signature.derRepresentation), authenticatorData: authData)
     }
 }

@@ -120,6 +120,14 @@ extension SoftwareDevice {
     /// `options` asks for.
     public func attest(clientDataHash: [UInt8], options: AttestOptions = AttestOptions(), now: Date = Date()) throws -> Attestation {
         let key = P256.Signing.PrivateKey()
+        let made = try attestation(of: key, clientDataHash: clientDataHash, options: options, now: now)
+        try saveKey(key, keyId: made.attestedKeyId, counter: options.counter)
+        return made
+    }
+
+    /// The attestation of `key` (generated earlier, as `DCAppAttestService.generateKey`
+    /// does), without storing it.
+    func attestation(of key: P256.Signing.PrivateKey, clientDataHash: [UInt8], options: AttestOptions, now: Date) throws -> Attestation {
         let publicKey = Array(key.publicKey.x963Representation)
         let keyId = Array(SHA256.hash(data: publicKey))
         let environment: AppAttestEnvironment =
@@ -141,7 +149,6 @@ extension SoftwareDevice {
         request.nonceExtension = options.nonceShape.encode
         if options.attackerRoot { request.issuer = try attackerCA() }
         let made = try ca.attest(request)
-        try saveKey(key, keyId: keyId, counter: options.counter)
         return Attestation(
             keyId: options.swapKeyId ? Self.otherKeyId() : keyId, attestedKeyId: keyId,
             attestationObject: made.object, clientDataHash: clientDataHash, publicKey: publicKey,

@@ -21,7 +21,7 @@ public protocol AppleAPIHooks: AnyObject {
 }
 
 /// The `apple-api` trace driver: replays a vector's steps through Apple's
-/// own API (`import Security`, `import LocalAuthentication`) and answers
+/// own API (`import Security`, `import LocalAuthentication`, `import DeviceCheck`) and answers
 /// each step's status, prompts and result. It is written against Apple's
 /// API only: on Linux it runs against this project's modules; built where
 /// Apple's frameworks exist, the same source drives Apple's keychain (that
@@ -34,6 +34,9 @@ public final class AppleAPIDriver {
     var datas: [String: Data] = [:]
     /// Each step's data result, by step index (`{"persistentRef": N}` names one).
     var stepData: [Int: Data] = [:]
+    /// LARights and LAPersistedRights by label; App Attest key ids by label.
+    var rights: [String: LARight] = [:]
+    var keyIds: [String: String] = [:]
 
     public init(hooks: (any AppleAPIHooks)?) { self.hooks = hooks }
 
@@ -49,6 +52,8 @@ public final class AppleAPIDriver {
         keys = [:]
         datas = [:]
         stepData = [:]
+        rights = [:]
+        keyIds = [:]
         if let hooks, let problem = hooks.reset(app: input["app"] as? [String: Any], device: input["device"] as? [String: Any]) {
             throw Failure(description: problem)
         }
@@ -63,6 +68,7 @@ public final class AppleAPIDriver {
         // Objects made by the replay go before the next vector's reset.
         contexts = [:]
         keys = [:]
+        rights = [:]
         return ["steps": answers]
     }
 
@@ -342,6 +348,7 @@ public final class AppleAPIDriver {
             }
             return Self.status(errSecSuccess)
         default:
+            if let answer = try await performRightOrAttest(step, call: call) { return answer }
             throw Failure(description: "unknown call \(call)")
         }
     }

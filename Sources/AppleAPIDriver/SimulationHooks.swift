@@ -8,12 +8,15 @@ import SecuritySimulation
 /// and device of each vector, queues answers, moves the clock and counts prompts.
 public final class SimulationHooks: AppleAPIHooks {
     let simulation: Simulation
+    /// The public key and last counter of each key attested in this replay, by key id (``AppAttestHooks``).
+    var attested: [String: (publicKey: [UInt8], counter: UInt32)] = [:]
 
     public init(_ simulation: Simulation = .current) { self.simulation = simulation }
 
     public func reset(app: [String: Any]?, device: [String: Any]?) -> String? {
         simulation.reset()
         simulation.defaultAnswer = nil
+        attested = [:]
         if let app {
             var identity = simulation.app
             if let identifier = app["applicationIdentifier"] as? String { identity.applicationIdentifier = identifier }

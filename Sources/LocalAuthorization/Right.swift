@@ -10,11 +10,29 @@ public enum RightNotification: String, Sendable, Hashable, CaseIterable, Codable
     case didBecomeAuthorized, didBecomeUnauthorized
 }
 
+/// Another control that owns the device and answers prompts (the Apple API
+/// layer's simulation, so `LARight` and `LAContext` share one answer queue,
+/// one prompt log and one device).
+public protocol AuthorizationHost: Sendable {
+    /// The device now.
+    func device() -> DeviceState
+    /// Something happens to the device.
+    func apply(_ event: DeviceEvent)
+    /// Raises one prompt for `requirement` and gives the user's answer, nil
+    /// when the user gave none (the prompt fails as a cancel).
+    func prompt(_ requirement: RightRequirement, reason: String, call: String) -> UserAnswer?
+}
+
 /// The shared world of the model: the device, the simulated user's queued
 /// answers, and the notification center. An actor: rights on different
 /// tasks share it.
 public actor AuthorizationEnvironment {
-    public private(set) var device: DeviceState
+    private var ownDevice: DeviceState
+    /// Where the device and the prompts live when another control owns them
+    /// (the Apple API layer's simulation); nil: this environment's own.
+    public nonisolated let host: (any AuthorizationHost)?
+    /// The device: the host's when there is one, else this environment's own.
+    public var device: DeviceState { host?.device() ?? ownDevice }
     private var answers: [UserAnswer] = []
     private let authenticator = SimulatedAuthenticator()
     public private(set) var notifications: [RightNotification] = []
@@ -23,9 +41,20 @@ public actor AuthorizationEnvironment {
     /// Prompts shown so far.
     public private(set) var prompts = 0
 
-    public init(device: DeviceState = DeviceState()) { self.device = device }
+    public init(device: DeviceState = DeviceState()) {
+        ownDevice = device
+        host = nil
+    }
 
-    public func apply(_ event: DeviceEvent) { device.apply(event) }
+    /// An environment whose device and prompts are `host`'s.
+    public init(host: any AuthorizationHost) {
+        ownDevice = DeviceState()
+        self.host = host
+    }
+
+    public func apply(_ event: DeviceEvent) {
+        if let host { host.apply(event) } else { ownDevice.apply(event) }
+    }
 
     /// Queues what the user will do at the next prompt.
     public func enqueue(_ answer: UserAnswer) { answers.append(answer) }
@@ -33,10 +62,16 @@ public actor AuthorizationEnvironment {
     /// Forgets answers no prompt used (a call that failed before prompting).
     public func clearAnswers() { answers = [] }
 
-    /// One prompt for `requirement`; no queued answer is a cancel.
-    func prompt(_ requirement: RightRequirement, boundEnrollment: Int) -> LAModelError.Code? {
+    /// One prompt for `requirement`; no queued answer is a cancel. With a
+    /// host, the host answers (and logs) the prompt.
+    func prompt(_ requirement: RightRequirement, reason: String, boundEnrollment: Int) -> LAModelError.Code? {
         prompts += 1
-        let answer = answers.isEmpty ? .cancel : answers.removeFirst()
+        let answer: UserAnswer
+        if let host {
+            answer = host.prompt(requirement, reason: reason, call: "LARight.authorize") ?? .cancel
+        } else {
+            answer = answers.isEmpty ? .cancel : answers.removeFirst()
+        }
         return authenticator.authenticate(requirement, answer: answer, device: device, boundEnrollment: boundEnrollment)
     }
 
@@ -76,7 +111,10 @@ public actor Right {
         self.boundEnrollment = await environment.device.enrollmentGeneration
     }
 
-    init(requirement: RightRequirement, environment: AuthorizationEnvironment, boundEnrollment: Int) {
+    /// A right bound to the biometry set `boundEnrollment` (the device's
+    /// ``DeviceState/enrollmentGeneration`` when it was made), for callers
+    /// that cannot wait for the environment.
+    public init(requirement: RightRequirement, environment: AuthorizationEnvironment, boundEnrollment: Int) {
         self.requirement = requirement
         self.environment = environment
         self.boundEnrollment = boundEnrollment
@@ -113,7 +151,7 @@ public actor Right {
             await transition(to: .notAuthorized)
             throw LAModelError(obstacle, "\(requirement.rawValue) cannot be evaluated on this device")
         }
-        if let failure = await environment.prompt(requirement, boundEnrollment: boundEnrollment) {
+        if let failure = await environment.prompt(requirement, reason: reason, boundEnrollment: boundEnrollment) {
             await transition(to: .notAuthorized)
             throw LAModelError(failure, "authorization failed")
         }

@@ -65,11 +65,14 @@ public final class Simulation: Sendable {
 
     /// Problems in the environment's settings (each ignored, the default kept).
     public var configurationProblems: [String] { state.withLock { $0.configurationProblems } }
+    /// The services beside the keychain (LARight's store, App Attest and DeviceCheck), reset with it.
+    public let services = SimulationServices()
 
     init(environment: [String: String]) {
         self.environment = environment
         state = Mutex(State())
-        state.withLock { Self.resetLocked(&$0, environment: environment) }
+        let serviceProblems = services.reset(environment)
+        state.withLock { Self.resetLocked(&$0, environment: environment, serviceProblems: serviceProblems) }
     }
 
     /// Runs `body` on the model, alone: calls from any thread are
@@ -163,13 +166,14 @@ public final class Simulation: Sendable {
     /// A clean keychain, device, app, user and log, as the environment
     /// configures them (else the defaults). Every handle made before is stale.
     public func reset() {
-        state.withLock { Self.resetLocked(&$0, environment: environment) }
+        let serviceProblems = services.reset(environment)
+        state.withLock { Self.resetLocked(&$0, environment: environment, serviceProblems: serviceProblems) }
     }
 
-    private static func resetLocked(_ state: inout State, environment: [String: String]) {
+    private static func resetLocked(_ state: inout State, environment: [String: String], serviceProblems: [String]) {
         var problems: [String] = []
         let settings = Environment.read(environment, problems: &problems)
-        state.configurationProblems = problems
+        state.configurationProblems = problems + serviceProblems
         state.engine = KeychainEngine(app: settings.app, now: settings.clock)
         state.engine.answers = settings.answers
         state.engine.defaultAnswer = settings.defaultAnswer

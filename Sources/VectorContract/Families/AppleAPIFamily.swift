@@ -1,9 +1,10 @@
 import TrustSuiteSupport
 
 /// `apple-api` (docs/apple-api.md, "Vectors in Apple's vocabulary"): a trace
-/// of Apple's own calls — SecItem, SecAccessControl, SecKey, LAContext —
-/// with dictionaries keyed by the constants' names, and the simulation's
-/// `device`, `user` and `clock` steps. Each step answers its status, the
+/// of Apple's own calls — SecItem, SecAccessControl, SecKey, LAContext,
+/// LARight and its store, DCAppAttestService and DCDevice — with
+/// dictionaries keyed by the constants' names, and the simulation's
+/// `device`, `user`, `clock` and `appAttest` steps. Each step answers its status, the
 /// prompts it raised and its result's shape and content.
 public enum AppleAPIFamily: FamilyContract {
     public static var family: Family { .appleAPI }
@@ -27,7 +28,39 @@ public enum AppleAPIFamily: FamilyContract {
         case invalidate = "LAContext.invalidate"
         case setContext = "LAContext.set"
         case evaluatedPolicyDomainState = "LAContext.evaluatedPolicyDomainState"
+        case laRight = "LARight"
+        case authorize = "LARight.authorize"
+        case checkCanAuthorize = "LARight.checkCanAuthorize"
+        case deauthorize = "LARight.deauthorize"
+        case saveRight = "LARightStore.saveRight"
+        case loadRight = "LARightStore.right"
+        case removeRight = "LARightStore.removeRight"
+        case removeAllRights = "LARightStore.removeAllRights"
+        case signWithRight = "LAPrivateKey.sign"
+        case verifyWithRight = "LAPublicKey.verify"
+        case exportRightKey = "LAPublicKey.exportBytes"
+        case loadSecret = "LASecret.loadData"
+        case generateKey = "DCAppAttestService.generateKey"
+        case attestKey = "DCAppAttestService.attestKey"
+        case generateAssertion = "DCAppAttestService.generateAssertion"
+        case generateToken = "DCDevice.generateToken"
         case device, user, clock
+        /// The simulated App Attest device: a one-shot failure, support on or off, a reinstall.
+        case appAttest
+    }
+
+    /// `LAAuthenticationRequirement` by Apple's names (rule book LA11).
+    public enum Requirement: String, StrictVocabulary {
+        case `default`, biometry, biometryCurrentSet
+        case biometryFallbackDefault = "biometry(fallback: default)"
+        case biometryFallbackDevicePasscode = "biometry(fallback: devicePasscode)"
+    }
+
+    /// The App Attest calls a one-shot failure targets.
+    public enum AttestCall: String, StrictVocabulary { case generateKey, attestKey, generateAssertion, generateToken }
+    /// `DCError.Code` by name.
+    public enum DCErrorName: String, StrictVocabulary {
+        case unknownSystemFailure, featureUnsupported, invalidInput, invalidKey, serverUnavailable
     }
 
     public enum Biometry: String, StrictVocabulary { case none, touchID, faceID, opticID }
@@ -92,6 +125,19 @@ public enum AppleAPIFamily: FamilyContract {
         public var event: Event?
         public var answers: [Answer]?
         public var advance: Double?
+        /// LARight: the requirement; the right steps: the right's label (`as` of `LARight` or `LARightStore.right`).
+        public var requirement: Requirement?
+        public var right: String?
+        /// LARightStore: the identifier; saveRight's optional secret (`{"data"}`).
+        public var identifier: String?
+        public var secret: JSONValue?
+        /// DCAppAttestService: the hash given (`{"data"}`).
+        public var clientDataHash: JSONValue?
+        /// appAttest: queue `fail` for `failCall` once; set `supported`; `reinstall` the app.
+        public var fail: DCErrorName?
+        public var failCall: AttestCall?
+        public var supported: Bool?
+        public var reinstall: Bool?
         public var expect: StepAnswer?
     }
 
@@ -113,6 +159,12 @@ public enum AppleAPIFamily: FamilyContract {
         public var length: Int?
         /// Whether a domain state equals the one named by `compare`.
         public var same: Bool?
+        /// An LARight step's state after it (`unknown`, `authorizing`, `authorized`, `notAuthorized`).
+        public var state: String?
+        /// Whether an attestation or assertion verifies with the device's test root (the simulation's verifier).
+        public var verified: Bool?
+        /// An assertion's counter.
+        public var counter: Int?
     }
 
     public struct Input: Decodable, Sendable {

@@ -17,8 +17,8 @@ import TokenStore
 
     func why() -> Comment { Comment(rawValue: simulation.lastExplanation ?? "no call") }
 
-    @Test func oneSessionAsksForFaceIDOnce() async throws {
-        try await Simulation.withNew {
+    @Test func oneSessionAsksForFaceIDOnce() throws {
+        try Simulation.withNew {
             let store = TokenStore(service: "com.example.auth")
             try store.save(token, account: "alice")
             #expect(simulation.promptCount == 0, "saving never asks")
@@ -31,8 +31,8 @@ import TokenStore
         }
     }
 
-    @Test func lockingTheSessionAsksAgain() async throws {
-        try await Simulation.withNew {
+    @Test func lockingTheSessionAsksAgain() throws {
+        try Simulation.withNew {
             let store = TokenStore(service: "com.example.auth")
             try store.save(token, account: "alice")
             simulation.enqueue(.biometryMatch, .biometryMatch)
@@ -43,8 +43,8 @@ import TokenStore
         }
     }
 
-    @Test func aCancelIsUserCanceled() async throws {
-        try await Simulation.withNew {
+    @Test func aCancelIsUserCanceled() throws {
+        try Simulation.withNew {
             let store = TokenStore(service: "com.example.auth")
             try store.save(token, account: "alice")
             simulation.enqueue(.cancel)
@@ -52,8 +52,8 @@ import TokenStore
         }
     }
 
-    @Test func theExistenceProbeNeverAsks() async throws {
-        try await Simulation.withNew {
+    @Test func theExistenceProbeNeverAsks() throws {
+        try Simulation.withNew {
             let store = TokenStore(service: "com.example.auth")
             #expect(!store.exists(account: "alice"))
             try store.save(token, account: "alice")
@@ -64,8 +64,8 @@ import TokenStore
     }
 
     /// The idiom that fails on a phone: a Skip probe never sees a protected item.
-    @Test func aSkipProbeMissesAProtectedToken() async throws {
-        try await Simulation.withNew {
+    @Test func aSkipProbeMissesAProtectedToken() throws {
+        try Simulation.withNew {
             let store = TokenStore(service: "com.example.auth")
             try store.save(token, account: "alice")
             let probe: [String: Any] = [
@@ -76,8 +76,8 @@ import TokenStore
         }
     }
 
-    @Test func aNewFaceMakesTheTokenUnreadable() async throws {
-        try await Simulation.withNew {
+    @Test func aNewFaceMakesTheTokenUnreadable() throws {
+        try Simulation.withNew {
             let store = TokenStore(service: "com.example.auth")
             try store.save(token, account: "alice")
             simulation.apply(.biometryEnrollmentChanged)
@@ -89,8 +89,8 @@ import TokenStore
         }
     }
 
-    @Test func savingTwiceReplacesTheToken() async throws {
-        try await Simulation.withNew {
+    @Test func savingTwiceReplacesTheToken() throws {
+        try Simulation.withNew {
             let store = TokenStore(service: "com.example.auth")
             try store.save(token, account: "alice")
             try store.save(Data("refresh-token-2".utf8), account: "alice")
@@ -102,8 +102,8 @@ import TokenStore
         }
     }
 
-    @Test func aLockedPhoneCannotRead() async throws {
-        try await Simulation.withNew {
+    @Test func aLockedPhoneCannotRead() throws {
+        try Simulation.withNew {
             let store = TokenStore(service: "com.example.auth")
             try store.save(token, account: "alice")
             simulation.apply(.lock)
@@ -112,8 +112,8 @@ import TokenStore
         }
     }
 
-    @Test func theDeviceKeySignsWhatP256Verifies() async throws {
-        try await Simulation.withNew {
+    @Test func theDeviceKeySignsWhatP256Verifies() throws {
+        try Simulation.withNew {
             let key = try DeviceKey.create(tag: "com.example.device-key")
             #expect(simulation.promptCount == 0, "creating the key never asks")
             let loaded = try #require(try DeviceKey.load(tag: "com.example.device-key"), why())
@@ -126,8 +126,8 @@ import TokenStore
         }
     }
 
-    @Test func aCanceledSignatureIsALocalAuthenticationError() async throws {
-        try await Simulation.withNew {
+    @Test func aCanceledSignatureIsALocalAuthenticationError() throws {
+        try Simulation.withNew {
             let key = try DeviceKey.create(tag: "com.example.device-key")
             simulation.enqueue(.cancel)
             do {
