@@ -297,11 +297,13 @@ let package = Package(
         ),
         .testTarget(
             name: "KeychainModelTests",
-            dependencies: ["KeychainModel", "KeychainAccessControl", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "KeychainModel", "KeychainAccessControl", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "KeychainAccessControlTests",
-            dependencies: ["KeychainAccessControl", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["KeychainAccessControl", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "AppAttestTests",
@@ -328,7 +330,7 @@ let package = Package(
             name: "FuzzTargetsTests",
             dependencies: [
                 "FuzzTargets", "TestSupport", "AppAttest", "AppAttestGenerator", "TestPKI", "ConformanceKit", "VectorContract",
-                "AdapterHost",
+                "AdapterHost", "StrictCBOR",
                 "TrustSuiteSupport",
                 "OpenSSLOracle",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -338,7 +340,7 @@ let package = Package(
             name: "TestDoublesTests",
             dependencies: [
                 "AppAttestDevice", "AppAttest", "DeviceCheckService", "ConformanceKit", "VectorContract", "DeviceCheckModel",
-                "TrustSuiteSupport", "TestSupport", "TestPKI",
+                "TrustSuiteSupport", "TestSupport", "TestPKI", "StrictCBOR",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
             ]
@@ -347,10 +349,6 @@ let package = Package(
             name: "AppAttestProbeTests",
             dependencies: [
                 "AppAttestProbe", "AppAttestExampleServer", "AppAttestDevice", "AppAttest", "TestSupport", "TrustSuiteSupport",
-                "ConformanceKit", "VectorContract",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,5 +1,6 @@
 import VectorContract
 import Foundation
+import Synchronization
 import TrustSuiteSupport
 
 /// The adapter process and its pipes; one request at a time.
@@ -33,6 +34,11 @@ actor AdapterSession {
     /// id between it and the current one is late or doubled, and ignored.
     private var firstIdOfProcess = 1
     private(set) var restarts = 0
+    /// The session's blocking steps, off the pool (``OffPool``): the
+    /// process's (spawn, exit status, stop) and the pipes' (a write, the
+    /// stderr drain), each on one thread for the session's life.
+    private let processWorker = OffPool.Worker(name: "trustsuite-process")
+    private let pipeWorker = OffPool.Worker(name: "trustsuite-pipes")
 
     init(
         command: String, timeout: Duration, maxLineBytes: Int, environment: [String: String] = [:],
@@ -46,6 +52,14 @@ actor AdapterSession {
         self.log = log
     }
 
+    /// Threads the session's two workers started.
+    var workerThreads: Int { processWorker.threadsStarted + pipeWorker.threadsStarted }
+
+    deinit {
+        processWorker.finish()
+        pipeWorker.finish()
+    }
+
     /// Starts the process and returns its introduction line.
     func start() async throws -> JSONValue {
         let channel = LineChannel(maxLineBytes: maxLineBytes)
@@ -54,7 +68,7 @@ actor AdapterSession {
         do {
             // The spawn waits for the spawner thread: off the pool too.
             let (command, environment) = (self.command, self.environment)
-            child = try await OffPool.run {
+            child = try await processWorker.run {
                 try ChildProcess(
                     command: command, environment: environment, onStdout: { channel.feed($0) }, onStderr: { stderr.append($0) })
             }
@@ -129,7 +143,7 @@ actor AdapterSession {
         do {
             // A write blocks while the adapter does not read: off the pool (``OffPool``).
             let bytes = Array((requestText + "\n").utf8)
-            try await OffPool.run { try child.write(bytes) }
+            try await pipeWorker.run { try child.write(bytes) }
         } catch {
             let status = await exitStatus(of: child, otherwise: "stopped reading its input")
             throw await abandon("adapter \(status) (restarting)", since: mark)
@@ -156,12 +170,12 @@ actor AdapterSession {
                 case .untrusted(let reason):
                     throw await abandon("\(reason) (restarting)", since: mark)
                 case .badVerdict:
-                    await OffPool.run { child.settleStderr() }
+                    await pipeWorker.run { child.settleStderr() }
                     throw AdapterError(
                         "reply \"result\" must be valid, invalid or unsupported: \(text.prefix(200))",
                         stderr: stderr.text(since: mark, limit: Self.maxCaseStderrBytes))
                 case .answer(var answer):
-                    await OffPool.run { child.settleStderr() }
+                    await pipeWorker.run { child.settleStderr() }
                     let caseStderr = stderr.text(since: mark, limit: Self.maxCaseStderrBytes)
                     answer.stderr = caseStderr.isEmpty ? nil : caseStderr
                     return answer
@@ -173,7 +187,7 @@ actor AdapterSession {
     /// How `child` ended ("exited with status 3", …), once its stderr is read;
     /// `otherwise` when it is still running after two seconds.
     private func exitStatus(of child: ChildProcess, otherwise: String) async -> String {
-        await OffPool.run {
+        await processWorker.run {
             let status = child.exitStatus(within: .seconds(2)).map(ChildProcess.describe(status:)) ?? otherwise
             child.settleStderr(within: .seconds(1))
             return status
@@ -183,7 +197,7 @@ actor AdapterSession {
     /// Stops the process group and returns the error for the case, with the
     /// stderr written since `mark`.
     private func abandon(_ message: String, since mark: Int, limit: Int = AdapterSession.maxCaseStderrBytes) async -> AdapterError {
-        if let child { await OffPool.run { child.settleStderr() } }
+        if let child { await pipeWorker.run { child.settleStderr() } }
         let text = stderr.text(since: mark, limit: limit)
         await shutDown()
         return AdapterError(message, stderr: text)
@@ -195,7 +209,7 @@ actor AdapterSession {
         let stopping = child
         child = nil
         lines = nil
-        if let stopping { _ = await OffPool.run { stopping.stop() } }
+        if let stopping { _ = await processWorker.run { stopping.stop() } }
     }
 
     func stderrText() -> String { stderr.text(since: 0, limit: Self.maxStderrBytes) }
@@ -209,36 +223,38 @@ actor AdapterSession {
 
 /// Bounded capture of an adapter's stderr: the most recent `limit` bytes,
 /// addressed by their offset in everything ever written.
-final class StderrBuffer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var bytes: [UInt8] = []
-    /// Offset of `bytes[0]` in the whole stream.
-    private var dropped = 0
+final class StderrBuffer: Sendable {
+    private struct Kept {
+        var bytes: [UInt8] = []
+        /// Offset of `bytes[0]` in the whole stream.
+        var dropped = 0
+    }
+    private let kept = Mutex(Kept())
     private let limit: Int
 
     init(limit: Int) { self.limit = limit }
 
     func append(_ chunk: ArraySlice<UInt8>) {
-        lock.withLock {
-            bytes.append(contentsOf: chunk)
+        kept.withLock { kept in
+            kept.bytes.append(contentsOf: chunk)
             // Trim in large steps so appending stays linear.
-            if bytes.count > 2 * limit {
-                let excess = bytes.count - limit
-                bytes.removeFirst(excess)
-                dropped += excess
+            if kept.bytes.count > 2 * limit {
+                let excess = kept.bytes.count - limit
+                kept.bytes.removeFirst(excess)
+                kept.dropped += excess
             }
         }
     }
 
     /// The stream offset of the next byte written.
-    var mark: Int { lock.withLock { dropped + bytes.count } }
+    var mark: Int { kept.withLock { $0.dropped + $0.bytes.count } }
 
     /// What was written from offset `start` on, at most the last `limit` bytes of it.
     func text(since start: Int, limit: Int) -> String {
-        lock.withLock {
-            let from = max(start - dropped, 0, bytes.count - limit)
-            var text = String(decoding: bytes[min(from, bytes.count)...], as: UTF8.self)
-            if from > start - dropped { text = "… " + text }
+        kept.withLock { kept in
+            let from = max(start - kept.dropped, 0, kept.bytes.count - limit)
+            var text = String(decoding: kept.bytes[min(from, kept.bytes.count)...], as: UTF8.self)
+            if from > start - kept.dropped { text = "… " + text }
             return text
         }
     }
@@ -286,101 +302,113 @@ package enum AdapterReply: Sendable, Equatable {
 
 /// Lines from a pipe, handed to one waiter at a time with a timeout. Each
 /// byte is looked at once, so reading a line is linear in its length.
-package final class LineChannel: @unchecked Sendable {
+package final class LineChannel: Sendable {
     /// `tooLong` is reported once per line, when the line passes the limit
     /// (how many bytes had arrived by then depends on how the pipe split
     /// them, so it is not part of the event: found by FuzzAdapterReply).
     package enum Event: Sendable, Equatable { case line(String), tooLong, closed, timeout }
 
-    private let lock = NSLock()
-    private var pending: [Event] = []
-    private var head = 0
-    /// The bytes of the line being read (no newline among them).
-    private var partial: [UInt8] = []
-    /// Inside a line that went over the limit: dropped up to its newline.
-    private var discarding = false
-    private var closed = false
-    private var waiter: (token: Int, continuation: CheckedContinuation<Event, Never>)?
-    private var nextToken = 0
-    private let maxLineBytes: Int
+    /// Everything the reader thread and the waiter share, under one lock.
+    private struct State {
+        var pending: [Event] = []
+        var head = 0
+        /// The bytes of the line being read (no newline among them).
+        var partial: [UInt8] = []
+        /// Inside a line that went over the limit: dropped up to its newline.
+        var discarding = false
+        var closed = false
+        var waiter: (token: Int, continuation: CheckedContinuation<Event, Never>)?
+        var nextToken = 0
+        /// Bytes searched for a newline so far: each byte once.
+        var scanned = 0
+        let maxLineBytes: Int
 
-    package init(maxLineBytes: Int) { self.maxLineBytes = maxLineBytes }
+        mutating func split(_ chunk: ArraySlice<UInt8>) {
+            var rest = chunk
+            while let newline = newline(in: rest) {
+                if discarding {
+                    discarding = false
+                } else {
+                    partial.append(contentsOf: rest[rest.startIndex..<newline])
+                    if partial.count > maxLineBytes {
+                        pending.append(.tooLong)
+                    } else {
+                        pending.append(.line(String(decoding: partial, as: UTF8.self)))
+                    }
+                    partial = []
+                }
+                rest = rest[(newline + 1)...]
+            }
+            guard !discarding else { return }
+            partial.append(contentsOf: rest)
+            if partial.count > maxLineBytes {
+                pending.append(.tooLong)
+                partial = []
+                discarding = true
+            }
+        }
+
+        /// The offset of the first newline of `bytes`; the bytes searched are counted.
+        private mutating func newline(in bytes: ArraySlice<UInt8>) -> Int? {
+            let found = bytes.withUnsafeBufferPointer { buffer -> Int? in
+                guard let base = buffer.baseAddress, buffer.count > 0,
+                    let found = memchr(base, 0x0A, buffer.count)
+                else { return nil }
+                return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            }
+            scanned += found.map { $0 + 1 } ?? bytes.count
+            return found.map { bytes.startIndex + $0 }
+        }
+
+        /// The next pending event (a line, or end of file once all lines are taken).
+        mutating func take() -> Event? {
+            if head < pending.count {
+                let event = pending[head]
+                head += 1
+                if head > 64 && head * 2 > pending.count {
+                    pending.removeFirst(head)
+                    head = 0
+                }
+                return event
+            }
+            return closed ? .closed : nil
+        }
+    }
+
+    private let state: Mutex<State>
+
+    package init(maxLineBytes: Int) { state = Mutex(State(maxLineBytes: maxLineBytes)) }
+
+    /// How many bytes were searched for a newline: each byte fed once, however the pipe split the line.
+    package var bytesScanned: Int { state.withLock { $0.scanned } }
 
     /// Called with each chunk read; an empty chunk means end of file.
     package func feed(_ chunk: ArraySlice<UInt8>) {
-        let resume: (CheckedContinuation<Event, Never>, Event)? = lock.withLock {
+        let resume: (CheckedContinuation<Event, Never>, Event)? = state.withLock { state in
             if chunk.isEmpty {
-                closed = true
+                state.closed = true
             } else {
-                split(chunk)
+                state.split(chunk)
             }
-            guard let waiter, let event = takeLocked() else { return nil }
-            self.waiter = nil
+            guard let waiter = state.waiter, let event = state.take() else { return nil }
+            state.waiter = nil
             return (waiter.continuation, event)
         }
         if let (continuation, event) = resume { continuation.resume(returning: event) }
     }
 
-    private func split(_ chunk: ArraySlice<UInt8>) {
-        var rest = chunk
-        while let newline = Self.newline(in: rest) {
-            if discarding {
-                discarding = false
-            } else {
-                partial.append(contentsOf: rest[rest.startIndex..<newline])
-                if partial.count > maxLineBytes {
-                    pending.append(.tooLong)
-                } else {
-                    pending.append(.line(String(decoding: partial, as: UTF8.self)))
-                }
-                partial = []
-            }
-            rest = rest[(newline + 1)...]
-        }
-        guard !discarding else { return }
-        partial.append(contentsOf: rest)
-        if partial.count > maxLineBytes {
-            pending.append(.tooLong)
-            partial = []
-            discarding = true
-        }
-    }
-
-    private static func newline(in bytes: ArraySlice<UInt8>) -> Int? {
-        bytes.withUnsafeBufferPointer { buffer -> Int? in
-            guard let base = buffer.baseAddress, buffer.count > 0,
-                let found = memchr(base, 0x0A, buffer.count)
-            else { return nil }
-            return bytes.startIndex + (UnsafeRawPointer(found) - UnsafeRawPointer(base))
-        }
-    }
-
-    /// The next pending event (a line, or end of file once all lines are taken).
-    private func takeLocked() -> Event? {
-        if head < pending.count {
-            let event = pending[head]
-            head += 1
-            if head > 64 && head * 2 > pending.count {
-                pending.removeFirst(head)
-                head = 0
-            }
-            return event
-        }
-        return closed ? .closed : nil
-    }
-
     /// The next event without waiting: nil when nothing is pending yet.
     package func poll() -> Event? {
-        lock.withLock { takeLocked() }
+        state.withLock { $0.take() }
     }
 
     func next(timeout: Duration) async -> Event {
         await withCheckedContinuation { continuation in
-            let immediate: Event? = lock.withLock {
-                if let event = takeLocked() { return event }
-                nextToken += 1
-                waiter = (nextToken, continuation)
-                let token = nextToken
+            let immediate: Event? = state.withLock { state in
+                if let event = state.take() { return event }
+                state.nextToken += 1
+                state.waiter = (state.nextToken, continuation)
+                let token = state.nextToken
                 Task { [weak self] in
                     try? await Task.sleep(for: timeout)
                     self?.expire(token)
@@ -392,9 +420,9 @@ package final class LineChannel: @unchecked Sendable {
     }
 
     private func expire(_ token: Int) {
-        let continuation: CheckedContinuation<Event, Never>? = lock.withLock {
-            guard let waiter, waiter.token == token else { return nil }
-            self.waiter = nil
+        let continuation: CheckedContinuation<Event, Never>? = state.withLock { state in
+            guard let waiter = state.waiter, waiter.token == token else { return nil }
+            state.waiter = nil
             return waiter.continuation
         }
         continuation?.resume(returning: .timeout)

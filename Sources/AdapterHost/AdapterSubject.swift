@@ -120,6 +120,10 @@ public final class AdapterSubject: Subject {
     /// a reply that could not be trusted.
     public func restarts() async -> Int { await session.restarts }
 
+    /// How many threads the session's workers started (``OffPool/Worker``):
+    /// one per kind of wait, however many cases ran.
+    package func workerThreads() async -> Int { await session.workerThreads }
+
     /// Whether the adapter was given up after too many cases in a row left
     /// it down (``defaultMaxConsecutiveCrashes``).
     public func gaveUp() async -> Bool { await session.gaveUp }

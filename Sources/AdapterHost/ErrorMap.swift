@@ -1,6 +1,7 @@
 import VectorContract
 import TrustSuiteSupport
 import Foundation
+import Synchronization
 
 /// An adapter's `error-map.json` (docs/vectors.md, Amendments (round 3)):
 /// an ordered list of `{"pattern": regex over the error text, "code": …}`.
@@ -98,6 +99,7 @@ public struct ErrorMap: Sendable {
         let bounded = String(text.prefix(Self.maxMatchedCharacters))
         for (index, entry) in entries.enumerated() {
             if let reason = refused.reason(index) { throw AdapterError(reason) }
+            refused.countMatch()
             switch Self.firstMatch(entry, in: bounded) {
             case .match: return entry.code
             case .noMatch: continue
@@ -112,14 +114,25 @@ public struct ErrorMap: Sendable {
         return nil
     }
 
+    /// How many patterns were matched against error texts by ``code(for:)``
+    /// (a refused pattern is not matched again): a test's count of the work.
+    package var matchesTried: Int { refused.matches }
+
     enum Outcome: Equatable { case match, noMatch, exceeded }
 
     /// Whether `entry` matches somewhere in `text`, within the bound.
-    static func firstMatch(_ entry: Entry, in text: String) -> Outcome {
-        // ICU reports progress once per start position as well as every
-        // `stepsPerProgressCall` steps: the positions are allowed on top.
+    static func firstMatch(_ entry: Entry, in text: String) -> Outcome { match(entry, in: text).outcome }
+
+    /// The progress calls ICU may make on a text of `length` UTF-16 units
+    /// before a match is stopped: once per start position as well as every
+    /// `stepsPerProgressCall` steps, so the positions are allowed on top.
+    static func allowedProgressCalls(length: Int) -> Int { length + 1 + maxStepsPerMatch / stepsPerProgressCall }
+
+    /// ``firstMatch(_:in:)`` with the progress calls ICU made: the steps the
+    /// matcher took, in units of `stepsPerProgressCall`.
+    static func match(_ entry: Entry, in text: String) -> (outcome: Outcome, progressCalls: Int) {
         let positions = text.utf16.count
-        let allowedCalls = positions + 1 + maxStepsPerMatch / stepsPerProgressCall
+        let allowedCalls = allowedProgressCalls(length: positions)
         let clock = ContinuousClock()
         let start = clock.now
         var calls = 0
@@ -137,7 +150,7 @@ public struct ErrorMap: Sendable {
                 stop.pointee = true
             }
         }
-        return outcome
+        return (outcome, calls)
     }
 
     static func exceededReason(_ entry: Entry, textLength: Int) -> String {
@@ -179,11 +192,17 @@ public struct ErrorMap: Sendable {
 }
 
 /// The entries of one map refused during a run, with the reason, shared by
-/// every copy of the map (matches run concurrently in a matrix).
-final class RefusedEntries: @unchecked Sendable {
-    private let lock = NSLock()
-    private var reasons: [Int: String] = [:]
+/// every copy of the map (matches run concurrently in a matrix), and the
+/// count of matches tried.
+final class RefusedEntries: Sendable {
+    private struct Ledger {
+        var reasons: [Int: String] = [:]
+        var matches = 0
+    }
+    private let ledger = Mutex(Ledger())
 
-    func reason(_ index: Int) -> String? { lock.withLock { reasons[index] } }
-    func refuse(_ index: Int, _ reason: String) { lock.withLock { reasons[index] = reasons[index] ?? reason } }
+    func reason(_ index: Int) -> String? { ledger.withLock { $0.reasons[index] } }
+    func refuse(_ index: Int, _ reason: String) { ledger.withLock { $0.reasons[index] = $0.reasons[index] ?? reason } }
+    func countMatch() { ledger.withLock { $0.matches += 1 } }
+    var matches: Int { ledger.withLock { $0.matches } }
 }

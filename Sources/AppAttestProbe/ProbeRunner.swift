@@ -18,6 +18,9 @@ public struct ProbeRunner: Sendable {
     public var waitReadySeconds: Double? = nil
     /// Longest `--wait-ready` accepted (as `timeoutSeconds`: a typo must not hold a CI job for hours).
     public static let maxWaitReadySeconds = 600.0
+    /// The clock `--wait-ready`'s bound and back-off are measured and slept
+    /// on: the process's continuous clock, or a test's own (issue 50).
+    public var clock = ProbeClock(ContinuousClock())
 
     public init(config: ProbeConfig, device: SoftwareDevice) {
         self.config = config
@@ -90,7 +93,7 @@ public struct ProbeRunner: Sendable {
     /// else retried with back-off (0.1 s doubling to 1 s) until that many
     /// seconds have passed since the first try; then the server is unreachable.
     func waitUntilReady(_ session: ProbeSession) async throws(ProbeError) {
-        let start = ContinuousClock.now
+        let start = clock.now()
         let limit = waitReadySeconds.map { Duration.milliseconds(Int64(min(max($0, 0), Self.maxWaitReadySeconds) * 1000)) }
         var pause = Duration.milliseconds(100)
         var attempts = 0
@@ -113,7 +116,7 @@ public struct ProbeRunner: Sendable {
                     .serverUnreachable,
                     "the server at \(config.baseURL.absoluteString) did not give a challenge: \(request)\(failure.message)")
             }
-            let elapsed = ContinuousClock.now - start
+            let elapsed = clock.now() - start
             guard elapsed + pause <= limit else {
                 let seconds = waitReadySeconds.map { String(format: "%g", $0) } ?? "0"
                 throw ProbeError(
@@ -121,7 +124,7 @@ public struct ProbeRunner: Sendable {
                     "the server at \(config.baseURL.absoluteString) did not give a challenge within --wait-ready \(seconds) s "
                         + "(\(attempts) \(attempts == 1 ? "try" : "tries")); the last: \(request)\(failure.message)")
             }
-            try? await Task.sleep(for: pause)
+            await clock.sleep(pause)
             pause = min(pause * 2, .seconds(1))
         }
     }
@@ -147,4 +150,19 @@ public struct ProbeRunner: Sendable {
 
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+/// The clock the probe's waits are measured and slept on: any `Clock`
+/// counting in `Duration` (the continuous clock, or a test's own).
+public struct ProbeClock: Sendable {
+    /// The time since the clock was given.
+    let now: @Sendable () -> Duration
+    /// Sleeps that long on it (a cancelled sleep ends at once).
+    let sleep: @Sendable (Duration) async -> Void
+
+    public init<C: Clock>(_ clock: C) where C.Duration == Duration {
+        let origin = clock.now
+        now = { origin.duration(to: clock.now) }
+        sleep = { try? await clock.sleep(for: $0) }
+    }
 }

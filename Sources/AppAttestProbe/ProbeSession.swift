@@ -2,6 +2,7 @@ import AppAttest
 import AppAttestDevice
 import Crypto
 import Foundation
+import Synchronization
 import TrustSuiteSupport
 
 /// What the checks do with the server: fetch challenges, attest keys, make
@@ -211,11 +212,10 @@ public final class ProbeSession: Sendable {
 }
 
 /// Every exchange of a run, in order, so a result can show its setup too.
-final class ExchangeLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var exchanges: [ProbeExchange] = []
+final class ExchangeLog: Sendable {
+    private let exchanges = Mutex<[ProbeExchange]>([])
 
-    func append(_ exchange: ProbeExchange) { lock.withLock { exchanges.append(exchange) } }
-    var count: Int { lock.withLock { exchanges.count } }
-    func since(_ start: Int) -> [ProbeExchange] { lock.withLock { Array(exchanges[min(start, exchanges.count)...]) } }
+    func append(_ exchange: ProbeExchange) { exchanges.withLock { $0.append(exchange) } }
+    var count: Int { exchanges.withLock { $0.count } }
+    func since(_ start: Int) -> [ProbeExchange] { exchanges.withLock { Array($0[min(start, $0.count)...]) } }
 }

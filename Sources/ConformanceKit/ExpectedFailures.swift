@@ -103,6 +103,9 @@ public struct ExpectedFailures: Sendable {
         /// matches but no entry names: among ``unlisted``, each needs an
         /// entry of its own id.
         public var globbedCritical: [CaseResult] = []
+        /// How many times an entry was matched against an id by pattern:
+        /// exact ids are looked up, so only the globs are tried on each case.
+        package var patternTries = 0
 
         /// 0 when every finding is listed and no entry is stale, and
         /// something was graded; 1 otherwise.
@@ -161,10 +164,12 @@ public struct ExpectedFailures: Sendable {
         var unlisted: [CaseResult] = []
         var listed: [CaseResult] = []
         var globbedCritical: [CaseResult] = []
+        var patternTries = 0
         for result in report.cases {
             let id = result.vector.id
             let byId = exact[id] ?? []
             let byGlob = globs.filter { entries[$0].matches(id) }
+            patternTries += globs.count
             for index in byId + byGlob {
                 matchedAny[index] = true
                 if result.grade.isFinding { matchedFinding[index] = true }
@@ -188,6 +193,8 @@ public struct ExpectedFailures: Sendable {
             }
             if !passed[index].isEmpty && !matchedFinding[index] { stale.append((entry, passed[index])) }
         }
-        return Verdict(unlisted: unlisted, stale: stale, listed: listed, notRun: notRun, globbedCritical: globbedCritical)
+        return Verdict(
+            unlisted: unlisted, stale: stale, listed: listed, notRun: notRun, globbedCritical: globbedCritical,
+            patternTries: patternTries)
     }
 }

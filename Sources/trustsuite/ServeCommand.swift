@@ -2,6 +2,7 @@ import ArgumentParser
 import DeviceCheckService
 import Foundation
 import ServiceGuards
+import Synchronization
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -143,12 +144,11 @@ struct ConnectionOptions: ParsableArguments {
 }
 
 /// The port a service reported once listening (set from the server's task).
-final class BoundPort: @unchecked Sendable {
-    private let lock = NSLock()
-    private var port: Int
-    init(_ port: Int) { self.port = port }
-    func set(_ value: Int) { lock.withLock { port = value } }
-    func get() -> Int { lock.withLock { port } }
+final class BoundPort: Sendable {
+    private let port: Mutex<Int>
+    init(_ port: Int) { self.port = Mutex(port) }
+    func set(_ value: Int) { port.withLock { $0 = value } }
+    func get() -> Int { port.withLock { $0 } }
 }
 
 struct DeveloperTokenCommand: AsyncParsableCommand {

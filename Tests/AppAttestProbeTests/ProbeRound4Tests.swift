@@ -190,31 +190,30 @@ import TrustSuiteSupport
         }
     }
 
-    /// Nothing ever listens: a clear error after the bound, with the tries counted.
-    @Test func waitReadyGivesUpAtItsBound() async throws {
+    /// Nothing ever listens: a clear error after the bound, with the tries
+    /// counted. The bound and the back-off are the probe's, on its own
+    /// clock (a stepping clock here, so they are exact on any machine); a
+    /// wait that never gives up fails the test's time limit.
+    @Test(.timeLimit(.minutes(2))) func waitReadyGivesUpAtItsBound() async throws {
         let fixture = try ProbeFixture()
         defer { fixture.remove() }
         let down = try SilentListener(listening: false)
         defer { down.close() }
         var runner = ProbeRunner(config: try ProbeFixture.config(port: down.port, timeout: 2), device: fixture.device)
+        let clock = SteppingClock()
+        runner.clock = ProbeClock(clock)
         runner.waitReadySeconds = 1.5
-        let start = Date()
         do {
             _ = try await runner.run()
             Issue.record("a server that never listens was probed")
         } catch {
             #expect(error.code == .serverUnreachable)
-            #expect(error.description.contains("within --wait-ready 1.5 s"), "\(error.description)")
-            // Usually several tries; one on a machine so loaded that the first took the whole bound.
-            #expect(error.description.contains("try)") || error.description.contains("tries)"), "\(error.description)")
+            #expect(error.description.contains("within --wait-ready 1.5 s (5 tries)"), "\(error.description)")
             #expect(error.description.contains("connection refused"), "\(error.description)")
         }
-        let elapsed = Date().timeIntervalSince(start)
-        // Bounded: the wait, then at most one request's deadline (timeoutSeconds 2). The bound is
-        // loose because a full parallel `swift test` on 2 cores keeps CPU-bound suites on the pool's
-        // two threads, and this test's timers wait behind them (43 s seen); a wait that never gives
-        // up fails it all the same.
-        #expect(elapsed < 120, "\(elapsed)")
+        // Back-off 0.1 s doubling: the next pause (1 s) would pass the bound, so the probe gave up at it.
+        #expect(clock.sleeps == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800)])
+        #expect(clock.now.offset == .milliseconds(1500))
     }
 
     // MARK: SARIF

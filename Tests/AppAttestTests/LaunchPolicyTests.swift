@@ -31,7 +31,9 @@ import X509
     /// Versions of small parts order as their parts do, as integer lists padded with zeros.
     @Test func versionOrderMatchesIntegerOrder() async {
         let part = Gen.int(in: 0...120)
+        let pace = Pace()
         await propertyCheck(count: 1000, input: zip(part.array(of: 1...4), part.array(of: 1...4))) { a, b in
+            await pace.step()
             let text = { (parts: [Int]) in parts.map(String.init).joined(separator: ".") }
             let width = max(a.count, b.count)
             let padded = { (parts: [Int]) in parts + [Int](repeating: 0, count: width - parts.count) }

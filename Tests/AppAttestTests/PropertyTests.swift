@@ -83,7 +83,9 @@ import TrustSuiteSupport
     @Test func anySingleByteChangeToAnAttestationIsRejected() async throws {
         let a = try #require(Self.attestation)
         let positions = Gen.int(in: 0...(a.object.count - 1)).filter { !a.receiptRange.contains($0) }
+        let pace = Pace()
         await propertyCheck(count: 1000, input: positions, Gen.uint8(in: 1...255)) { position, xor in
+            await pace.step()
             var mutated = a.object
             mutated[position] ^= xor
             if case .success = await Self.verify(a, mutated) {
@@ -126,12 +128,15 @@ import TrustSuiteSupport
                 #expect(!Self.verify(a, mutated), "byte \(position) bit \(bit) accepted")
             }
         }
+        let pace = Pace()
         await propertyCheck(count: 1000, input: Gen.int(in: 0...(a.assertion.count - 1)), Gen.uint8(in: 1...255)) { position, xor in
+            await pace.step()
             var mutated = a.assertion
             mutated[position] ^= xor
             #expect(!Self.verify(a, mutated))
         }
         await propertyCheck(count: 200, input: Gen.int(in: 0...(a.clientData.count - 1)), Gen.uint8(in: 1...255)) { position, xor in
+            await pace.step()
             var clientData = a.clientData
             clientData[position] ^= xor
             #expect(!Self.verify(a, a.assertion, clientData: clientData))
@@ -145,7 +150,9 @@ import TrustSuiteSupport
         let s = try #require(Self.assertion)
         let receipt = try AttestationObject(bytes: a.object).receipt
         let inputs = Gen.uint8().array(of: 0...64)
+        let pace = Pace()
         await propertyCheck(count: 1000, input: inputs, Gen.int(in: 0...10_000)) { noise, cut in
+            await pace.step()
             // Anything but the untouched object is a truncation or has trailing bytes: rejected.
             let objectKeep = cut % (a.object.count + 1)
             switch await Self.verify(a, Array(a.object.prefix(objectKeep)) + noise) {

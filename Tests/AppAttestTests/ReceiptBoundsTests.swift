@@ -10,7 +10,7 @@ import X509
 /// audit's construction — certificate authorities that all sign each other —
 /// took 507 s at K = 9 before the bound.
 @Suite struct ReceiptBoundsTests {
-    /// Wall-clock milliseconds of one verification, with its outcome.
+    /// Wall-clock milliseconds of one verification (printed, never asserted), with its outcome.
     static func timed(_ receipt: [UInt8], anchor: [UInt8], at time: Date) async throws -> (ms: Double, code: AppAttestError.Code?) {
         let verifier = try ReceiptVerifier(trustAnchors: [try Certificate(derEncoded: anchor)])
         let clock = ContinuousClock()
@@ -25,27 +25,27 @@ import X509
 
     /// K = 4 … 13 cross-signed CAs: refused as malformed (more certificates
     /// than the bound, or more bytes than a receipt may have) at once. The
-    /// figure is printed; the limit asserted is loose (a debug build on a
-    /// shared machine) — the release figures are in the README.
-    @Test(arguments: 4...13)
+    /// figure is printed, not asserted (issue 50): the code says the bound
+    /// refused it before any path was built, and an unbounded path search
+    /// (507 s at K = 9) fails the time limit. The release figures are in the README.
+    @Test(.timeLimit(.minutes(1)), arguments: 4...13)
     func crossSignedAuthoritiesAreRefusedAtOnce(_ k: Int) async throws {
         let hostile = try HostileReceipts.crossSigned(count: k)
         let (ms, code) = try await Self.timed(hostile.receipt, anchor: hostile.rootDER, at: hostile.time)
         print("cross-signed K=\(k): \(hostile.receipt.count) bytes, \(code?.rawValue ?? "valid") in \(String(format: "%.2f", ms)) ms")
         #expect(code == .malformedReceipt)
-        #expect(ms < 500, "K=\(k) took \(ms) ms")
     }
 
     /// Within the certificate bound (K = 2, root left out: 4 certificates)
     /// the paths run through the loop CA1 → CA0 → CA1: path building ends
     /// quickly and the signer is refused (its path is longer than the
     /// pinned signer → intermediate → root).
-    @Test func crossSignedPairWithinTheBound() async throws {
+    @Test(.timeLimit(.minutes(1))) func crossSignedPairWithinTheBound() async throws {
         let hostile = try HostileReceipts.crossSigned(count: 2, keep: 4)
         #expect(try AppAttest.Receipt(bytes: hostile.receipt).certificates.count == 4)
         let (ms, code) = try await Self.timed(hostile.receipt, anchor: hostile.rootDER, at: hostile.time)
+        print("cross-signed pair: \(code?.rawValue ?? "valid") in \(String(format: "%.2f", ms)) ms")
         #expect(code == .receiptSignerInvalid)
-        #expect(ms < 500)
     }
 
     /// The candidate-path bound: each of three same-name intermediates under

@@ -27,13 +27,12 @@ import TestSupport
             case "directory": team.folder.path
             default: team.folder.appendingPathComponent("none/bits.json").path
             }
-        let started = ContinuousClock.now
+        // A service that read the FIFO or served on would be killed at CLI.run's deadline (signaled).
         let outcome = try CLI.run(
             [
                 "serve", "devicecheck", "--port", "0", "--team", Team.id, "--key", team.keyArgument,
                 "--state", path,
             ], timeout: 20)
-        #expect(ContinuousClock.now - started < .seconds(10))
         #expect(!outcome.signaled && outcome.status == 2, "\(outcome)")
         #expect(outcome.stdout.isEmpty, "\(outcome)")
         #expect(outcome.stderrLines.count == 1 && outcome.stderr.hasPrefix("trustsuite: cannot keep the state"), "\(outcome)")
@@ -98,9 +97,9 @@ import TestSupport
         defer { service.stop() }
         let client = try RawClient(port: service.port)
         let head = "POST /v1/query_two_bits HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        // Paced with blocking sleeps on purpose: the elapsed time is the
-        // measure, and a task resumed late on a loaded pool would stretch it.
-        let started = ContinuousClock.now
+        // Counted, not timed: the limit under test is 1 s and the others an
+        // hour, so a close within the 15 s wait is that limit's; the bytes
+        // sent (one per 0.2 s) show it came before the client was done.
         var sent = 0
         switch limit {
         case "idle":
@@ -114,10 +113,9 @@ import TestSupport
             while sent < 60, client.send([0x20]) { sent += 1; usleep(200_000) }
         }
         let closed = client.waitForClose(seconds: 15)
-        let elapsed = ContinuousClock.now - started
         #expect(closed, "\(limit): not closed")
-        #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(8), "\(limit): closed after \(elapsed)")
         if limit != "idle" {
+            #expect(sent > 0, "\(limit): closed before the first byte")
             #expect(sent < (limit == "header" ? head.utf8.count : 60), "\(limit): sent it all (\(sent) bytes) before the close")
         }
         #expect(
@@ -144,15 +142,13 @@ import TestSupport
                     ("POST /v1/update_two_bits HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(bearer)\r\n"
                         + "Content-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"device_token\":").utf8)))
         try await Task.sleep(for: .milliseconds(300))
-        // The wait below blocks its thread on purpose: the elapsed time is the
-        // measure, and a sleeping task resumed late on CI's loaded pool read
-        // 5.7 s for a one-second grace.
+        // Not timed: the body and idle limits are an hour, so a service that
+        // ended by itself within the 20 s wait, with status 0, ended through
+        // its grace (a service that waited for the client is still running).
         let started = ContinuousClock.now
         service.process.terminate()
         while service.process.isRunning && ContinuousClock.now - started < .seconds(20) { usleep(10_000) }
-        let elapsed = ContinuousClock.now - started
-        #expect(!service.process.isRunning, "still running \(elapsed) after SIGTERM")
-        #expect(elapsed < .seconds(4), "took \(elapsed)")
+        #expect(!service.process.isRunning, "still running 20 s after SIGTERM")
         if !service.process.isRunning {
             #expect(service.process.terminationReason == .exit && service.process.terminationStatus == 0)
         }

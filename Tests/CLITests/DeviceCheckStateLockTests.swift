@@ -31,13 +31,12 @@ import TrustSuiteSupport
                 200, ""
             ))
 
-        let started = ContinuousClock.now
+        // A second service that did not refuse would run until CLI.run's deadline killed it (signaled).
         let second = try CLI.run(
             [
                 "serve", "devicecheck", "--port", "0", "--team", Team.id, "--key", team.keyArgument,
                 "--state", state.path,
             ], timeout: 20)
-        #expect(ContinuousClock.now - started < .seconds(10), "the second service ran until it was killed")
         #expect(!second.signaled && second.status == 2, "\(second)")
         #expect(second.stdout.isEmpty, "\(second)")
         #expect(second.stderrLines.count == 1, "\(second)")
@@ -112,15 +111,15 @@ import TrustSuiteSupport
         defer { service.stop() }
         let client = try RawClient(port: service.port)
         let bearer = try await team.jwt()
-        let started = ContinuousClock.now
         #expect(
             client.send(
                 Array(
                     ("POST /v1/update_two_bits HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(bearer)\r\n"
                         + "Content-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n").utf8)))
+        // "At once": with the body and idle limits at an hour, a 413 within the
+        // read's 10 s deadline came before any limit closed the connection.
         let answer = client.receiveHead(seconds: 10)
         #expect(answer.hasPrefix("HTTP/1.1 413"), "got \(answer.prefix(200))")
-        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     /// When the journal can no longer be written (here a 1 KiB file-size

@@ -57,14 +57,12 @@ import TestSupport
 
     @Test(arguments: nonRegularCases)
     func refusesNonRegularFilesAtOnce(_ hostile: Case) throws {
-        let started = ContinuousClock.now
+        // "At once": a read of the FIFO would block until CLI.run's deadline killed it (signaled).
         let outcome = try CLI.run(hostile.arguments, timeout: 20)
-        let elapsed = ContinuousClock.now - started
         #expect(!outcome.signaled, "\(outcome)")
         #expect(outcome.status == 2, "\(outcome)")
         #expect(outcome.stderrLines.count == 1, "\(outcome)")
         #expect(outcome.stderr.hasPrefix("trustsuite: "), "\(outcome)")
-        #expect(elapsed < .seconds(10), "took \(elapsed)")
     }
 
     static var missing: String { folder.appendingPathComponent("does-not-exist").path }

@@ -157,14 +157,14 @@ import TrustSuiteSupport
         let folder = try CLI.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let json = folder.appendingPathComponent("run.json")
-        let started = ContinuousClock.now
+        // Counted, not timed: 3 restarts then every other case not run (below);
+        // a run that restarted the adapter for every vector is killed at 120 s.
         let outcome = try CLI.run(
             [
                 "run", "--family", "cbor", "--quiet", "--adapter", Self.crashingAdapter, "--max-crashes", "3",
                 "--json", json.path,
             ], timeout: 120)
-        #expect(ContinuousClock.now - started < .seconds(60))
-        #expect(outcome.status == 1, "\(outcome)")
+        #expect(!outcome.signaled && outcome.status == 1, "\(outcome)")
         #expect(outcome.stderr.contains("gave up on adapter crasher 1 after 3 cases in a row"), "\(outcome)")
         let cases = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: json))["cases"]?.arrayValue ?? []
         let notRun = cases.filter { $0["message"]?.stringValue?.hasPrefix("not run: the adapter was given up") == true }

@@ -153,17 +153,15 @@ import TestSupport
         let server = try Self.server(hostility)
         defer { server.stop() }
         let config = try Self.config(setup, port: server.port, hostility: hostility)
-        let started = ContinuousClock.now
+        // The deadline is 2 s per request; a probe held by the server would run
+        // for a minute, and CLI.run kills it at 40 s (signaled, below).
         let outcome = try CLI.run(
             ["probe", "appattest", "--config", config, "--state", setup.device, "--only", "baseline.attestation"],
             timeout: 40)
-        let elapsed = ContinuousClock.now - started
         let (status, text) = Self.expected(hostility)
         #expect(!outcome.signaled, "ended by a signal (a trap, or killed at the test's limit): \(outcome)")
         #expect(outcome.status == status, "\(outcome)")
         #expect((outcome.stdout + outcome.stderr).contains(text), "\(outcome)")
-        // The deadline is 2 s per request; a probe held by the server would run for a minute.
-        #expect(elapsed < .seconds(12), "took \(elapsed)")
         if status == 2 { #expect(outcome.stderrLines.count == 1, "\(outcome)") }
     }
 

@@ -1,4 +1,6 @@
 @testable import AdapterHost
+import ConformanceKit
+import VectorContract
 import Foundation
 import Testing
 import TestSupport
@@ -14,23 +16,35 @@ import TestSupport
         "sh -c 'trap \"\" TERM; echo \"{\\\"adapter\\\":\\\"stubborn\\\",\\\"version\\\":\\\"1\\\",\\\"families\\\":[\\\"cbor\\\"]}\"; "
         + "while :; do sleep 1; done'"
 
-    @Test func stoppingStubbornAdaptersLeavesThePoolFree() async throws {
+    @Test(.timeLimit(.minutes(2))) func stoppingStubbornAdaptersLeavesThePoolFree() async throws {
         var subjects: [AdapterSubject] = []
         for _ in 0..<4 { subjects.append(try await AdapterSubject.launch(command: Self.stubborn, timeout: .seconds(5))) }
         let all = subjects
-        let clock = ContinuousClock()
         // Counted, not timed: every blocking pause of the host names its
         // thread, and none may be the pool's (a timed check is at the mercy
         // of whatever else a parallel test run puts on 2 cores).
         let before = OffPool.pausesElsewhere
-        let started = clock.now
+        let waited = OffPool.pausesOnWorkers
         await withTaskGroup(of: Void.self) { group in
             for subject in all { group.addTask { await subject.stop() } }
         }
-        let stopping = clock.now - started
-        // The stops did wait out the grace period: what the pool must not pay for.
-        #expect(stopping >= .milliseconds(900), "\(stopping)")
+        // The stops did wait for the adapters that ignore SIGTERM (5 ms
+        // pauses through the grace period): what the pool must not pay for.
+        #expect(OffPool.pausesOnWorkers - waited >= 4, "\(OffPool.pausesOnWorkers - waited) pauses on the workers")
         #expect(OffPool.pausesElsewhere == before, "the host paused \(OffPool.pausesElsewhere - before) times on the pool")
+    }
+
+    /// One long-lived worker per kind of wait, not a thread per step (issue
+    /// 50): forty cases, each a write, a stderr drain and a reply, then a
+    /// stop, start two threads in all.
+    @Test(.timeLimit(.minutes(2))) func aSessionKeepsOneWorkerPerKindOfWait() async throws {
+        let (path, marker) = try ToyAdapter.install()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let subject = try await AdapterSubject.launch(command: "exec python3 \(path) \(marker)", timeout: .seconds(20))
+        let report = await Runner(subject: subject).run((1...40).map { ToyAdapter.vector($0, "02", .valid) })
+        await subject.stop()
+        #expect(report.cases.allSatisfy { $0.grade == .pass }, "\(report.cases.map(\.message))")
+        #expect(await subject.workerThreads() == 2)
     }
 }
 

@@ -163,7 +163,7 @@ enum ToyAdapter {
         #expect(await subject.restarts() == 0)
     }
 
-    @Test func longRepliesAreReadInLinearTimeAndOverlongOnesAreRefused() async throws {
+    @Test(.timeLimit(.minutes(2))) func longRepliesAreReadAndOverlongOnesAreRefused() async throws {
         let (path, marker) = try ToyAdapter.install()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let subject = try await AdapterSubject.launch(
@@ -176,17 +176,28 @@ enum ToyAdapter {
         #expect(report.cases[1].grade == .pass)
 
         let roomy = try await AdapterSubject.launch(command: "exec python3 \(path) \(marker)", timeout: .seconds(5))
-        let clock = ContinuousClock()
-        let started = clock.now
         let big = await Runner(subject: roomy).run([ToyAdapter.vector(1, "0b", .valid)])
-        let elapsed = clock.now - started
         await roomy.stop()
         #expect(big.cases[0].grade == .pass, "\(big.cases[0].message)")
         // Read whole and graded (pass); what the run keeps of it is the marked cut (issue 44: bounded reports).
         let kept = big.cases[0].answer?.output?.stringValue ?? ""
         let size = Int(kept.split(separator: " ").dropFirst(2).first ?? "") ?? 0
         #expect(kept.hasPrefix("[output of ") && size > 4 << 20, "\(kept)")
-        #expect(elapsed < .seconds(5), "a 4 MiB reply took \(elapsed)")
+    }
+
+    /// Reading a line is linear in its length (issue 44): a 4 MiB line fed
+    /// in 4 KiB chunks has each byte searched for its newline once.
+    /// Counted, not timed (the case above reads one through a real pipe).
+    @Test func aLongLineIsSearchedOnce() {
+        let channel = LineChannel(maxLineBytes: 8 << 20)
+        let line = [UInt8](repeating: 0x78, count: 4 << 20) + [0x0A]
+        var offset = 0
+        while offset < line.count {
+            channel.feed(line[offset..<min(offset + 4096, line.count)])
+            offset += 4096
+        }
+        #expect(channel.poll() == .line(String(repeating: "x", count: 4 << 20)))
+        #expect(channel.bytesScanned == line.count, "\(channel.bytesScanned) bytes searched for \(line.count)")
     }
 
     @Test func stderrKeepsTheMostRecentOutput() async throws {

@@ -11,17 +11,7 @@ import TrustSuiteSupport
     /// Each non-test target of the manifest with its dependencies on the package's own targets
     /// (test support: TestSupport, and StrictCBORFrozen, the oracle copy of StrictCBOR).
     static func manifestMap() throws -> [String: [String]] {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("trustsuite-dump-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        // A scratch path of its own: the package's .build may be locked by the running `swift test`.
-        // With the optional libcbor oracle on (TRUSTSUITE_LIBCBOR=1), so the map holds its arrow too.
-        let (status, data) = try Processes.output([
-            "TRUSTSUITE_LIBCBOR=1", "swift", "package", "--package-path", Checkout.root.path,
-            "--scratch-path", scratch.path, "dump-package",
-        ])
-        try #require(status == 0, "swift package dump-package failed")
-        let dump = try JSONDecoder().decode(JSONValue.self, from: data)
-        let targets = dump["targets"]?.arrayValue ?? []
+        let targets = try dumpedTargets()
         let ours = Set(targets.compactMap { $0["name"]?.stringValue })
         var map: [String: [String]] = [:]
         for target in targets where target["type"]?.stringValue != "test" {
@@ -32,6 +22,21 @@ import TrustSuiteSupport
             }
         }
         return map
+    }
+
+    /// The manifest's targets as `swift package dump-package` reports them.
+    static func dumpedTargets() throws -> [JSONValue] {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("trustsuite-dump-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // A scratch path of its own: the package's .build may be locked by the running `swift test`.
+        // With the optional libcbor oracle on (TRUSTSUITE_LIBCBOR=1), so the map holds its arrow too.
+        let (status, data) = try Processes.output([
+            "TRUSTSUITE_LIBCBOR=1", "swift", "package", "--package-path", Checkout.root.path,
+            "--scratch-path", scratch.path, "dump-package",
+        ])
+        try #require(status == 0, "swift package dump-package failed")
+        let dump = try JSONDecoder().decode(JSONValue.self, from: data)
+        return dump["targets"]?.arrayValue ?? []
     }
 
     /// The block after `<!-- module-map … -->` in docs/architecture.md: `NAME → A, B` per line.
@@ -124,5 +129,122 @@ import TrustSuiteSupport
 
     @Test func supportDependsOnNothingOfOurs() throws {
         #expect(try Self.manifestMap()["TrustSuiteSupport"] == [])
+    }
+
+    // MARK: The map, checked (issue 50, item 5)
+
+    /// The modules `text` imports (`import X`, `@testable import X`,
+    /// `package import X`, `import struct X.Y`, …) or names in `#if canImport(X)`.
+    static func imports(in text: String) -> Set<String> {
+        var modules = Set<String>()
+        for line in text.split(separator: "\n") {
+            if let open = line.range(of: "canImport("), let close = line[open.upperBound...].firstIndex(of: ")") {
+                modules.insert(String(line[open.upperBound..<close]))
+            }
+            var words = line.split(separator: " ").map(String.init)
+            while let first = words.first, first.hasPrefix("@") || ["public", "package", "internal", "private"].contains(first) {
+                words.removeFirst()
+            }
+            guard words.first == "import", words.count > 1 else { continue }
+            let kinds: Set<String> = ["struct", "class", "enum", "protocol", "typealias", "func", "var", "let"]
+            let path = kinds.contains(words[1]) && words.count > 2 ? words[2] : words[1]
+            if let module = path.split(separator: ".").first { modules.insert(String(module)) }
+        }
+        return modules
+    }
+
+    /// The Swift files of a dumped target: its `path`, else Sources/NAME or Tests/NAME.
+    static func swiftFiles(of target: JSONValue) throws -> [URL] {
+        let name = target["name"]?.stringValue ?? ""
+        let folder =
+            target["path"]?.stringValue ?? (target["type"]?.stringValue == "test" ? "Tests/\(name)" : "Sources/\(name)")
+        let root = Checkout.root.appendingPathComponent(folder)
+        guard let walker = FileManager.default.enumerator(atPath: root.path) else { return [] }
+        return walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.map { root.appendingPathComponent($0) }
+    }
+
+    /// The rows of the table after `<!-- MARKER` in docs/architecture.md, as their cells.
+    static func documentedTable(_ marker: String) throws -> [[String]] {
+        let text = try String(contentsOf: Checkout.path("docs", "architecture.md"), encoding: .utf8)
+        let start = try #require(text.range(of: "<!-- \(marker)"))
+        var rows: [[String]] = []
+        for line in text[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).dropFirst() {
+            guard line.hasPrefix("|") else { break }
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            rows.append(cells)
+        }
+        // The header and its rule.
+        return Array(rows.dropFirst(2))
+    }
+
+    /// Every dependency a target declares — one of ours or another
+    /// package's product — is imported by one of its Swift files, except
+    /// the arrows docs/architecture.md lists as declared ahead of their use.
+    @Test func everyDeclaredDependencyIsImported() throws {
+        let exceptions = Set(try Self.documentedTable("declared-not-imported").map { "\($0[0]) → \($0[1])" })
+        var unused: [String] = []
+        var checked = 0
+        for target in try Self.dumpedTargets() {
+            let name = target["name"]?.stringValue ?? ""
+            let files = try Self.swiftFiles(of: target)
+            guard !files.isEmpty else { continue }  // C targets and module maps
+            var imported = Set<String>()
+            for file in files { imported.formUnion(Self.imports(in: try String(contentsOf: file, encoding: .utf8))) }
+            for dependency in target["dependencies"]?.arrayValue ?? [] {
+                let named =
+                    dependency["byName"]?.arrayValue?.first ?? dependency["target"]?.arrayValue?.first
+                    ?? dependency["product"]?.arrayValue?.first
+                guard let module = named?.stringValue else { continue }
+                checked += 1
+                if !imported.contains(module) { unused.append("\(name) → \(module)") }
+            }
+        }
+        #expect(checked > 100, "\(checked) dependencies checked")
+        #expect(Set(unused) == exceptions, "declared, imported by no file of the target: \(unused.sorted())")
+    }
+
+    /// docs/architecture.md's layout names every folder of Sources/.
+    @Test func layoutNamesEveryFolderOfSources() throws {
+        let text = try String(contentsOf: Checkout.path("docs", "architecture.md"), encoding: .utf8)
+        let layout = try #require(text.range(of: "## Layout"))
+        let named = Set(
+            text[layout.upperBound...].split(separator: "\n").compactMap { line -> String? in
+                guard line.hasPrefix("Sources/") else { return nil }
+                return line.dropFirst("Sources/".count).split(separator: "/").first.map(String.init)
+            })
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Checkout.path("Sources").path).filter { name in
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: Checkout.path("Sources", name).path, isDirectory: &isFolder)
+                && isFolder.boolValue
+        }
+        #expect(folders.count > 20)
+        #expect(Set(folders).subtracting(named).isEmpty, "not in the layout: \(Set(folders).subtracting(named).sorted())")
+        #expect(named.subtracting(folders).isEmpty, "in the layout, not in Sources/: \(named.subtracting(folders).sorted())")
+    }
+
+    /// Every `@unchecked Sendable` of Sources/ is in docs/architecture.md's
+    /// list with its file and a reason, and the list has no other entry.
+    @Test func uncheckedSendablesAreTheDocumentedOnes() throws {
+        let sources = Checkout.path("Sources")
+        let walker = try #require(FileManager.default.enumerator(atPath: sources.path))
+        var found: [String] = []
+        for case let file as String in walker where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") where line.contains("@unchecked Sendable") {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                guard !code.hasPrefix("//") else { continue }
+                let words = code.split(whereSeparator: { " :<{".contains($0) })
+                let kind = words.firstIndex { ["class", "struct", "enum", "actor", "extension"].contains($0) }
+                let type = kind.flatMap { $0 + 1 < words.count ? String(words[$0 + 1]) : nil } ?? code
+                found.append("Sources/\(file) \(type)")
+            }
+        }
+        let rows = try Self.documentedTable("unchecked-sendable")
+        for row in rows { #expect(row.count == 3 && !row[2].isEmpty, "an entry without its reason: \(row)") }
+        let listed = rows.map { "\($0[0]) \($0.count > 1 ? $0[1] : "")" }
+        #expect(found.count == listed.count, "\(found.count) in Sources/, \(listed.count) listed")
+        #expect(found.sorted() == listed.sorted(), "in Sources/: \(found.sorted())\nlisted: \(listed.sorted())")
+        let text = try String(contentsOf: Checkout.path("docs", "architecture.md"), encoding: .utf8)
+        #expect(text.contains("(\(found.count) today)"), "docs/architecture.md should give the count, \(found.count)")
     }
 }

@@ -15,40 +15,44 @@ import TrustSuiteSupport
     }
 
     /// The audit's pattern is refused when the map is loaded, at once, with
-    /// a line naming the entry and the pattern.
-    @Test func aCatastrophicPatternIsRefusedAtLoad() throws {
-        let started = ContinuousClock.now
+    /// a line naming the entry and the pattern. "At once" is the matcher's
+    /// step bound (counted in the next test); a load that ran the pattern
+    /// unbounded fails the time limit.
+    @Test(.timeLimit(.minutes(1))) func aCatastrophicPatternIsRefusedAtLoad() throws {
         #expect {
             _ = try ErrorMap.parse(Self.map(["Out of data", "(a+)+$"]), path: "error-map.json")
         } throws: { error in
             let text = "\(error)"
             return text.contains("entry 1") && text.contains("(a+)+$") && text.contains("backtracks catastrophically")
         }
-        #expect(ContinuousClock.now - started < .seconds(2))
     }
 
     /// A pattern the load-time texts do not trip (here one let through by
     /// building the map directly) is stopped on the answer that trips it:
     /// that answer's lookup throws within the bound, naming the pattern, and
     /// every later lookup that would try it throws at once; a pattern before
-    /// it still answers.
-    @Test func aMatchPastTheBoundIsStoppedAndThePatternRefused() throws {
+    /// it still answers. Counted, not timed: the matcher's steps (ICU's
+    /// progress calls) and the matches tried.
+    @Test(.timeLimit(.minutes(1))) func aMatchPastTheBoundIsStoppedAndThePatternRefused() throws {
         let entries = try ["^Out of data$", "(a+)+$"].map { pattern in
             ErrorMap.Entry(pattern: pattern, code: "truncated", regex: try NSRegularExpression(pattern: pattern))
         }
         let map = ErrorMap(path: "error-map.json", entries: entries)
         // 31 characters: 4.4 s of backtracking for one match without the bound (0.4 s at the audit's 23).
         let hostile = String(repeating: "a", count: 31) + "!"
-        var started = ContinuousClock.now
+        // The matcher stops at the bound: no more progress calls than it allows, plus the one that stopped it.
+        let (outcome, calls) = ErrorMap.match(entries[1], in: hostile)
+        #expect(outcome == .exceeded)
+        #expect(calls <= ErrorMap.allowedProgressCalls(length: hostile.utf16.count) + 1, "\(calls) progress calls")
         #expect {
             _ = try map.code(for: hostile)
         } throws: { error in
             "\(error)".contains("entry 1") && "\(error)".contains("(a+)+$") && "\(error)".contains("refused for the rest of the run")
         }
-        #expect(ContinuousClock.now - started < .seconds(2), "took \(ContinuousClock.now - started)")
-        started = ContinuousClock.now
+        // Both patterns were tried once; the refused one is never tried again.
+        #expect(map.matchesTried == 2)
         for _ in 0..<146 { #expect(throws: AdapterError.self) { _ = try map.code(for: hostile) } }
-        #expect(ContinuousClock.now - started < .seconds(1), "146 lookups took \(ContinuousClock.now - started)")
+        #expect(map.matchesTried == 2 + 146, "\(map.matchesTried) matches for 147 lookups")
         #expect(try map.code(for: "Out of data") == "truncated")
     }
 

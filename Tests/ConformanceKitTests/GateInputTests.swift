@@ -90,6 +90,7 @@ import TrustSuiteSupport
 
     /// Matching an expected-failures file cost entries × vectors: 3,000
     /// listed ids against 3,000 findings took seconds; ids are looked up.
+    /// Counted, not timed: only the one glob is tried on each finding.
     @Test func expectedFileMatchingIsIndexed() throws {
         let count = 3000
         let cases = (0..<count).map { index in
@@ -101,12 +102,9 @@ import TrustSuiteSupport
         var entries = Dictionary(uniqueKeysWithValues: (0..<count).map { ("big::\($0)", "accepts it") })
         entries["other::*"] = "another family"
         let expected = try ContractTests.expected(entries)
-        let clock = ContinuousClock()
-        let started = clock.now
         let verdict = expected.check(report)
-        let elapsed = clock.now - started
         #expect(verdict.listed.count == count && verdict.unlisted.isEmpty && verdict.stale.isEmpty)
         #expect(verdict.notRun.map(\.pattern) == ["other::*"])
-        #expect(elapsed < .seconds(1), "checking \(count) entries against \(count) findings took \(elapsed)")
+        #expect(verdict.patternTries == count, "\(verdict.patternTries) pattern matches for \(count) findings")
     }
 }

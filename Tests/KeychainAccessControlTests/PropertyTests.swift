@@ -1,6 +1,7 @@
 import KeychainAccessControl
 import PropertyBased
 import Testing
+import TestSupport
 
 /// Properties of spec/access-control.md over generated classes, flag sets,
 /// device states, events and evidence (1000+ cases each).
@@ -59,7 +60,9 @@ import Testing
     static let extra = Gen.int(in: 0...(constraintFlags.count - 1)).map { constraintFlags[$0] }
 
     @Test func addingAnAndConstraintNeverAllowsMore() async {
+        let pace = Pace()
         await propertyCheck(count: 2000, input: Self.scenario, Self.extra) { s, extra in
+            await pace.step()
             guard !s.flags.contains(.or), !s.flags.contains(extra) else { return }
             if s.succeeds(with: s.flags.union(extra)) == true {
                 #expect(s.succeeds(with: s.flags) == true, "\(s) + \(extra.names)")
@@ -68,7 +71,9 @@ import Testing
     }
 
     @Test func addingAnOrBranchNeverAllowsLess() async {
+        let pace = Pace()
         await propertyCheck(count: 2000, input: Self.scenario, Self.extra) { s, extra in
+            await pace.step()
             let base = s.flags.union(.or).subtracting(.and)
             guard !base.isDisjoint(with: AccessControlFlags.constraints), !base.contains(extra) else { return }
             guard s.succeeds(with: base) == true, let wider = s.succeeds(with: base.union(extra)) else { return }
@@ -77,7 +82,9 @@ import Testing
     }
 
     @Test func evidenceThatSatisfiesTheTreeIsAccepted() async {
+        let pace = Pace()
         await propertyCheck(count: 2000, input: Self.scenario) { s in
+            await pace.step()
             guard let item = try? AccessControl.create(protection: s.protection, flags: s.flags, device: s.device) else { return }
             let device = s.after
             let decision = item.evaluate(s.operation, device: device, evidence: s.evidence)
@@ -97,7 +104,9 @@ import Testing
     }
 
     @Test func thisDeviceOnlyNeverSurvivesARestore() async {
+        let pace = Pace()
         await propertyCheck(count: 2000, input: Self.scenario, Gen.int(in: 0...4)) { s, at in
+            await pace.step()
             guard s.protection.isThisDeviceOnly,
                 let item = try? AccessControl.create(protection: s.protection, flags: s.flags, device: s.device)
             else { return }
@@ -114,7 +123,9 @@ import Testing
     /// evidence (or nothing) was enough, and a prompt is never needed for an
     /// operation whose rule is `allowed`.
     @Test func noInputTraps() async {
+        let pace = Pace()
         await propertyCheck(count: 3000, input: Self.scenario, Gen.bool) { s, synchronizable in
+            await pace.step()
             do throws(KeychainError) {
                 let item = try AccessControl.create(
                     protection: s.protection, flags: s.flags, synchronizable: synchronizable, device: s.device)

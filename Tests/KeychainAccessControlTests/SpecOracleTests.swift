@@ -1,6 +1,7 @@
 import KeychainAccessControl
 import PropertyBased
 import Testing
+import TestSupport
 
 /// The access-control model against an oracle written from the tables of
 /// spec/access-control.md alone ("Flags", "Operations", "Evaluation"),
@@ -91,7 +92,9 @@ import Testing
 
     @Test func modelDecidesAsTheSpecTableSays() async {
         let scenario = zip(Self.protection, Self.flagMask, Self.events, Self.operation, Self.evidence)
+        let pace = Pace()
         await propertyCheck(count: 4000, input: scenario) { drawn in
+            await pace.step()
             let (protection, mask, events, operation, evidence) = drawn
             let flags = Self.flags(mask)
             // Key operations on a password without privateKeyUsage, or useItem's absence of rules on keys, are not in the table.

@@ -2,6 +2,7 @@ import KeychainAccessControl
 import KeychainModel
 import PropertyBased
 import Testing
+import TestSupport
 
 /// Model-based properties of keychain flows over random call sequences:
 /// a context that proved what an item needs never prompts again for it, no
@@ -140,14 +141,18 @@ import Testing
     }
 
     @Test func contextsAndProofs() async {
+        let pace = Pace()
         await propertyCheck(count: 1500, input: Self.sequence, Self.setup) { calls, setup in
+            await pace.step()
             run(calls, passwordFlags: Self.flagChoices[setup.0], keyFlags: Self.flagChoices[setup.1].subtracting(.applicationPassword))
         }
     }
 
     /// Every flag combination at least once, each with a random sequence.
     @Test func everyFlagCombinationGuardsItsSecret() async {
+        let pace = Pace()
         await propertyCheck(count: 1000, input: Self.sequence, Gen.int(in: 0...(Self.flagChoices.count - 1))) { calls, index in
+            await pace.step()
             run(calls, passwordFlags: Self.flagChoices[index], keyFlags: [])
         }
         for flags in Self.flagChoices {

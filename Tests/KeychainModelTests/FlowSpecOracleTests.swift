@@ -2,6 +2,7 @@ import KeychainAccessControl
 import KeychainModel
 import PropertyBased
 import Testing
+import TestSupport
 
 /// One protected password read with `copyMatching` against an oracle written
 /// from spec/keychain-flows.md's table alone ("Calls and status codes": what
@@ -44,7 +45,9 @@ import Testing
 
     @Test func protectedReadAnswersAsTheTableSays() async {
         let scenario = zip(Gen.int(in: 0...(Self.protections.count - 1)), Gen.int(in: 0...2), Gen.int(in: 0...3))
+        let pace = Pace()
         await propertyCheck(count: 500, input: scenario) { drawn in
+            await pace.step()
             let protection = Self.protections[drawn.0]
             let ui = AuthenticationUI.allCases[drawn.1]
             let answer = Self.answers[drawn.2]

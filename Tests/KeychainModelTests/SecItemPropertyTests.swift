@@ -2,6 +2,7 @@ import KeychainAccessControl
 import KeychainModel
 import PropertyBased
 import Testing
+import TestSupport
 
 /// Properties of the SecItem engine over random call sequences, each judged
 /// by an oracle written here from the rule book, not by the engine's code:
@@ -179,7 +180,9 @@ import Testing
     }
 
     @Test func primaryKeysFiltersDeletesAndPrompts() async {
+        let pace = Pace()
         await propertyCheck(count: 600, input: Self.sequence) { calls in
+            await pace.step()
             run(calls)
         }
     }

@@ -41,7 +41,9 @@ import Testing
     }
 
     static func lifecycleProperty() async {
+        let pace = Pace()
         await propertyCheck(count: 1000, input: Self.requirement, Self.step.array(of: 1...20)) { requirement, steps in
+            await pace.step()
             let environment = AuthorizationEnvironment()
             let store = RightStore(environment: environment)
             let base = await Right(requirement: requirement, environment: environment)

@@ -108,16 +108,15 @@ import TrustSuiteSupport
     /// Keys nested in keys with a second key at every level, so each level's
     /// key is compared and put in canonical form: the forms computed one
     /// level down are reused, and the decode still finds a duplicate.
-    @Test func keysOfKeysWithSiblingsAtEveryLevel() throws {
+    @Test(.timeLimit(.minutes(1))) func keysOfKeysWithSiblingsAtEveryLevel() throws {
         let levels = 2_000
         // {K: 0, 1: 0} at every level, the innermost key 1 in a two-byte head.
         var hex = "1901" + "00"
         for _ in 0..<levels { hex = "a2" + hex + "00" + "01" + "00" }
         let bytes = try #require(BinaryText.hex(hex))
         let decoder = CBORDecoder(limits: CBORLimits(maxDepth: CBORLimits.hardMaxDepth))
-        let clock = ContinuousClock()
-        let elapsed = try clock.measure { _ = try decoder.decode(bytes) }
-        #expect(elapsed < .seconds(5), "\(elapsed)")
+        // Not timed (issue 50): a decoder that recomputed the forms below every level is caught by the time limit.
+        #expect(throws: Never.self) { _ = try decoder.decode(bytes) }
         // The same with the innermost key repeated as its sibling (1 and 18 01).
         var duplicate = "a2" + "1801" + "00" + "01" + "00"
         for _ in 0..<levels { duplicate = "a2" + duplicate + "00" + "01" + "00" }

@@ -1,6 +1,7 @@
 import PropertyBased
 import StrictCBOR
 import Testing
+import TestSupport
 
 /// Builds a CBOR value from a byte "program", so that swift-property-based
 /// generates and shrinks values through a plain byte array. Maps come out
@@ -61,7 +62,9 @@ struct ValueBuilder {
 
     /// decode(encode(v)) == v for generated values, in deterministic mode.
     @Test func encodeDecodeIsIdentity() async {
+        let pace = Pace()
         await propertyCheck(count: 2000, input: Self.program) { program throws in
+            await pace.step()
             var builder = ValueBuilder(bytes: program)
             let value = builder.build()
             let encoded = CBOREncoder.canonical(value)
@@ -75,12 +78,15 @@ struct ValueBuilder {
     /// Canonical bytes re-encode to themselves, and the deterministic decoder
     /// accepts random bytes only when they are canonical already.
     @Test func canonicalBytesReencodeToThemselves() async {
+        let pace = Pace()
         await propertyCheck(count: 3000, input: Self.noise) { bytes in
+            await pace.step()
             if let value = try? CBORDecoder(mode: .deterministic).decode(bytes) {
                 #expect(CBOREncoder.canonical(value) == bytes)
             }
         }
         await propertyCheck(count: 1000, input: Self.program) { program throws in
+            await pace.step()
             var builder = ValueBuilder(bytes: program)
             let canonical = CBOREncoder.canonical(builder.build())
             let value = try CBORDecoder(mode: .deterministic).decode(canonical)
@@ -91,7 +97,9 @@ struct ValueBuilder {
     /// Random bytes never trap and every error points inside the input; the
     /// fuzz oracle's properties hold.
     @Test func randomBytesNeverTrap() async {
+        let pace = Pace()
         await propertyCheck(count: 5000, input: Self.noise) { bytes in
+            await pace.step()
             for mode in CBORMode.allCases {
                 do throws(CBORError) {
                     _ = try CBORDecoder(mode: mode).decodeFirst(bytes)
@@ -105,7 +113,9 @@ struct ValueBuilder {
     /// Single-byte changes, truncations and insertions in valid encodings
     /// never trap; whatever still decodes satisfies the mode nesting.
     @Test func mutatedBytesNeverTrap() async {
+        let pace = Pace()
         await propertyCheck(count: 3000, input: Self.program, Gen.uint8(), Gen.uint8()) { program, position, byte in
+            await pace.step()
             var builder = ValueBuilder(bytes: program)
             let encoded = CBOREncoder.canonical(builder.build())
             let at = Int(position) % max(1, encoded.count)

@@ -17,7 +17,9 @@ public final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
 
-    private init(name: String) {
+    /// A new executor with a thread of its own, alive for the rest of the
+    /// process (a test that must know every job of its thread makes one).
+    public init(name: String) {
         let thread = Thread { [self] in run() }
         thread.name = name
         thread.start()
