@@ -640,8 +640,7 @@ vector("k1-software-key-pair-stores-the-public-key", "round 5 (rule book §9): K
 vector("k5-secure-enclave-key-items-are-always-accessible", "round 5 (rule book §9): K5: a Secure Enclave key item is stored always accessible without kSecAttrAccessControl: it reads without a prompt, also while locked, and a query with kSecAttrAccessible ak does not find it; using the key still authenticates (SecItem.m)", ["K5", "K4"], [
     acl("sign", C("kSecAttrAccessibleWhenUnlockedThisDeviceOnly"), ["biometryAny", "privateKeyUsage"]),
     random_key("se", dict(SE, kSecPrivateKeyAttrs={"kSecAttrApplicationTag": D("se5"), "kSecAttrAccessControl": ACL("sign")})),
-    copy({"kSecClass": C("kSecClassKey"), "kSecAttrApplicationTag": D("se5"), "kSecReturnAttributes": YES},
-         answer(result="dictionary", attributes={"kSecAttrAccessible": "dk"})),
+    copy({"kSecClass": C("kSecClassKey"), "kSecAttrApplicationTag": D("se5"), "kSecAttrAccessible": C("kSecAttrAccessibleAlways")}, OK, result=False),
     copy({"kSecClass": C("kSecClassKey"), "kSecAttrApplicationTag": D("se5"), "kSecAttrAccessible": C("kSecAttrAccessibleWhenUnlocked")}, NOT_FOUND, result=False),
     device("lock"),
     copy({"kSecClass": C("kSecClassKey"), "kSecAttrApplicationTag": D("se5"), "kSecReturnRef": YES}, answer(result="key")),
@@ -854,24 +853,32 @@ vector("la-evaluate-access-control", "evaluateAccessControl prompts once; a read
 ])
 
 
-def main():
+def write_file(filename, title, source, group_comment, vectors, notes, what="rule flags"):
+    """Numbers `vectors` and writes them as one trustsuite-vectors/1 file beside this script."""
     tests = []
-    for number, v in enumerate(VECTORS, start=1):
+    for number, v in enumerate(vectors, start=1):
         entry = {"tcId": number}
         entry.update(v)
         tests.append(entry)
-    used = sorted({flag for v in VECTORS for flag in v["flags"]})
+    used = sorted({flag for v in vectors for flag in v["flags"]})
     document = {
         "schema": "trustsuite-vectors/1",
         "family": "apple-api",
-        "title": "Apple's Security and LocalAuthentication calls, in Apple's vocabulary: statuses, result shapes and prompts per step",
-        "source": "written by hand from the SecItem rule book as docs/models/secitem.md decides it (Fixtures/apple-api/generate.py)",
-        "notes": {flag: NOTES[flag] for flag in used},
+        "title": title,
+        "source": source,
+        "notes": {flag: notes[flag] for flag in used},
         "numberOfTests": len(tests),
-        "testGroups": [{"comment": "apple-api traces", "tests": tests}],
+        "testGroups": [{"comment": group_comment, "tests": tests}],
     }
-    (HERE / "secitem.json").write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
-    print(f"wrote {len(tests)} vectors, {len(used)} rule flags")
+    (HERE / filename).write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
+    print(f"wrote {len(tests)} vectors, {len(used)} {what}")
+
+
+def main():
+    write_file("secitem.json",
+               "Apple's Security and LocalAuthentication calls, in Apple's vocabulary: statuses, result shapes and prompts per step",
+               "written by hand from the SecItem rule book as docs/models/secitem.md decides it (Fixtures/apple-api/generate.py)",
+               "apple-api traces", VECTORS, NOTES)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,8 @@ import hashlib
 import json
 import pathlib
 
+from generate import write_file
+
 HERE = pathlib.Path(__file__).resolve().parent
 LA = "com.apple.LocalAuthentication"
 DC = "com.apple.devicecheck.error"
@@ -344,23 +346,10 @@ vector("devicecheck-token", "DCDevice.generateToken gives a token; a one-shot fa
 
 
 def main():
-    tests = []
-    for number, v in enumerate(VECTORS, start=1):
-        entry = {"tcId": number}
-        entry.update(v)
-        tests.append(entry)
-    used = sorted({flag for v in VECTORS for flag in v["flags"]})
-    document = {
-        "schema": "trustsuite-vectors/1",
-        "family": "apple-api",
-        "title": "LocalAuthentication's rights and App Attest's client, in Apple's vocabulary: statuses, states, prompts and verification per step",
-        "source": "written by hand from Apple's documentation and spec/local-authorization.md (Fixtures/apple-api/generate_rights_attest.py)",
-        "notes": {flag: NOTES[flag] for flag in used},
-        "numberOfTests": len(tests),
-        "testGroups": [{"comment": "LARight, LARightStore, DCAppAttestService and DCDevice traces", "tests": tests}],
-    }
-    (HERE / "rights-attest.json").write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
-    print(f"wrote {len(tests)} vectors, {len(used)} flags")
+    write_file("rights-attest.json",
+               "LocalAuthentication's rights and App Attest's client, in Apple's vocabulary: statuses, states, prompts and verification per step",
+               "written by hand from Apple's documentation and spec/local-authorization.md (Fixtures/apple-api/generate_rights_attest.py)",
+               "LARight, LARightStore, DCAppAttestService and DCDevice traces", VECTORS, NOTES, what="flags")
 
 
 if __name__ == "__main__":

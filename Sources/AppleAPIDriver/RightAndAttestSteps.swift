@@ -147,7 +147,9 @@ extension AppleAPIDriver {
             let data = try bytes(step, "data")
             let label = try string(step, "signature")
             let signature = datas[label] ?? Data()
-            let error = await Self.waitFor { key.verify(data, signature: signature, algorithm: .ecdsaSignatureMessageX962SHA256, completion: $0) }
+            let error = await Self.waitFor {
+                key.verify(data, signature: signature, algorithm: .ecdsaSignatureMessageX962SHA256, completion: $0)
+            }
             var answer = Self.answer(error, result: "true")
             if error != nil { answer["result"] = "false" }
             return answer

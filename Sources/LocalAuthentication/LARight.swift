@@ -48,7 +48,7 @@ open class LAAuthenticationRequirement: NSObject, @unchecked Sendable {
 extension Notification.Name {
     /// Posted (object: the `LARight`) when a right becomes authorized. Not
     /// in Apple's headers, where `state` is observed by key-value observing:
-    /// the model's notification, named after WWDC22's session (spec/local-authorization.md).
+    /// the model's notification, named after WWDC22's session (docs/models/la-rights.md).
     public static let didBecomeAuthorized = Notification.Name("LARightDidBecomeAuthorized")
     /// Posted (object: the `LARight`) when an authorized right stops being so.
     public static let didBecomeUnauthorized = Notification.Name("LARightDidBecomeUnauthorized")

@@ -1,6 +1,7 @@
 import AppAttest
 import AppAttestDevice
 import Foundation
+import Synchronization
 import KeychainAccessControl
 import KeychainModel
 import LocalAuthorization
@@ -12,28 +13,27 @@ import LocalAuthorization
 /// ``Simulation/reset()``. Rights prompt through the keychain engine's
 /// answer queue and prompt log and see its device, so a test that mixes
 /// `LAContext`, SecItem and `LARight` queues answers in one place.
-public final class SimulationServices: @unchecked Sendable {
-    private let lock = NSLock()
-    private var store: RightStore
-    private var attestSettings = AppAttestSettings()
-    private var device: ClientDevice?
-    private var failures: [AppAttestCall: [DeviceCheckFailure]] = [:]
-    private var calls: [AppAttestCallRecord] = []
-
-    init() {
-        store = RightStore(environment: AuthorizationEnvironment(host: EngineAuthorizationHost()))
+public final class SimulationServices: Sendable {
+    struct State: Sendable {
+        var store = RightStore(environment: AuthorizationEnvironment(host: EngineAuthorizationHost()))
+        var attestSettings = AppAttestSettings()
+        var device: ClientDevice?
+        var failures: [AppAttestCall: [DeviceCheckFailure]] = [:]
+        var calls: [AppAttestCallRecord] = []
     }
+
+    private let state = Mutex(State())
+
+    init() {}
 
     /// Back to a clean store and a new App Attest device as `environment` configures them; the problems found.
     func reset(_ environment: [String: String]) -> [String] {
         var problems: [String] = []
         let settings = Simulation.Environment.readAppAttest(environment, problems: &problems)
-        lock.withLock {
-            store = RightStore(environment: AuthorizationEnvironment(host: EngineAuthorizationHost()))
-            attestSettings = settings.settings
-            failures = settings.failures
-            device = nil
-            calls = []
+        state.withLock { state in
+            state = State()
+            state.attestSettings = settings.settings
+            state.failures = settings.failures
         }
         return problems
     }
@@ -41,7 +41,7 @@ public final class SimulationServices: @unchecked Sendable {
     // MARK: Rights
 
     /// The store `LARightStore.shared` saves to (emptied by every reset).
-    public var rightStore: RightStore { lock.withLock { store } }
+    public var rightStore: RightStore { state.withLock { $0.store } }
 
     // MARK: App Attest and DeviceCheck
 
@@ -49,15 +49,16 @@ public final class SimulationServices: @unchecked Sendable {
     /// environment, the folder or the seed gives a new device (the keys in
     /// memory are lost, as they are for another app).
     public var appAttest: AppAttestSettings {
-        get { lock.withLock { attestSettings } }
+        get { state.withLock { $0.attestSettings } }
         set {
-            lock.withLock {
-                if newValue.appId != attestSettings.appId || newValue.environment != attestSettings.environment
-                    || newValue.stateFolder != attestSettings.stateFolder || newValue.seed != attestSettings.seed
+            state.withLock { state in
+                let old = state.attestSettings
+                if newValue.appId != old.appId || newValue.environment != old.environment
+                    || newValue.stateFolder != old.stateFolder || newValue.seed != old.seed
                 {
-                    device = nil
+                    state.device = nil
                 }
-                attestSettings = newValue
+                state.attestSettings = newValue
             }
         }
     }
@@ -65,7 +66,7 @@ public final class SimulationServices: @unchecked Sendable {
     /// The App ID the device attests for: ``AppAttestSettings/appId``, else the app's application identifier.
     public var appAttestAppID: String {
         let current = Simulation.current.app.applicationIdentifier
-        return lock.withLock { device?.appId ?? attestSettings.appId ?? current }
+        return state.withLock { $0.device?.appId ?? $0.attestSettings.appId ?? current }
     }
 
     /// The software device behind `DCAppAttestService` and `DCDevice`, made
@@ -73,54 +74,55 @@ public final class SimulationServices: @unchecked Sendable {
     public func appAttestDevice() throws -> ClientDevice {
         // Read before taking this lock: the simulation's lock is never taken inside it.
         let current = Simulation.current.app.applicationIdentifier
-        return try lock.withLock { try deviceLocked(appIdentifier: current) }
+        return try state.withLock { state throws -> ClientDevice in try Self.device(&state, appIdentifier: current) }
     }
 
-    private func deviceLocked(appIdentifier: String) throws -> ClientDevice {
-        if let device { return device }
-        let appId = attestSettings.appId ?? appIdentifier
+    private static func device(_ state: inout State, appIdentifier: String) throws -> ClientDevice {
+        if let device = state.device { return device }
+        let settings = state.attestSettings
+        let appId = settings.appId ?? appIdentifier
         let made: ClientDevice
-        if let folder = attestSettings.stateFolder {
-            made = try ClientDevice(folder: folder, appId: appId, environment: attestSettings.environment, seed: attestSettings.seed)
+        if let folder = settings.stateFolder {
+            made = try ClientDevice(folder: folder, appId: appId, environment: settings.environment, seed: settings.seed)
         } else {
-            made = try ClientDevice(appId: appId, environment: attestSettings.environment, seed: attestSettings.seed)
+            made = try ClientDevice(appId: appId, environment: settings.environment, seed: settings.seed)
         }
-        device = made
+        state.device = made
         return made
     }
 
     /// The next call of `call` fails with `failure` (once; several queue in order).
     public func failNext(_ call: AppAttestCall, with failure: DeviceCheckFailure) {
-        lock.withLock { failures[call, default: []].append(failure) }
+        state.withLock { $0.failures[call, default: []].append(failure) }
     }
 
     /// One-shot failures not used yet.
-    public var pendingFailures: [AppAttestCall: [DeviceCheckFailure]] { lock.withLock { failures.filter { !$0.value.isEmpty } } }
+    public var pendingFailures: [AppAttestCall: [DeviceCheckFailure]] { state.withLock { $0.failures.filter { !$0.value.isEmpty } } }
 
     /// The app was deleted and installed again: its App Attest keys are gone
     /// (a stored key id answers `invalidKey`); the device and its roots stay.
     public func reinstallApp() {
-        let device = lock.withLock { self.device }
+        let device = state.withLock { $0.device }
         (try? device ?? appAttestDevice())?.reinstall()
         record(AppAttestCallRecord(call: "app.reinstall", code: nil, reason: "every App Attest key of the app is gone"))
     }
 
     /// Every App Attest and DeviceCheck call, in order, with how it ended.
-    public var appAttestCalls: [AppAttestCallRecord] { lock.withLock { calls } }
+    public var appAttestCalls: [AppAttestCallRecord] { state.withLock { $0.calls } }
 
     /// Takes the one-shot failure queued for `call`, if any (the `DeviceCheck` module asks first).
     public func takeFailure(_ call: AppAttestCall) -> DeviceCheckFailure? {
-        lock.withLock {
-            guard var queued = failures[call], !queued.isEmpty else { return nil }
+        state.withLock { state -> DeviceCheckFailure? in
+            guard var queued = state.failures[call], !queued.isEmpty else { return nil }
             let failure = queued.removeFirst()
-            failures[call] = queued
+            state.failures[call] = queued
             return failure
         }
     }
 
     /// Logs one App Attest or DeviceCheck call (also in the simulation's call log).
     public func record(_ record: AppAttestCallRecord) {
-        lock.withLock { calls.append(record) }
+        state.withLock { $0.calls.append(record) }
         Simulation.current.withEngine {
             // The status is the DCError code (0 for success and for unknownSystemFailure: the reason names which).
             $0.logCall(
