@@ -37,6 +37,22 @@ public enum Decision: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+extension Decision {
+    /// The rule of the rule book that decided a refusal, named here, where
+    /// access control is evaluated, by the step of ``AccessControl/evaluate(_:device:evidence:)``
+    /// that refused (nil: not a refusal).
+    public var rule: SecRule? {
+        guard case .denied(let code) = self else { return nil }
+        switch code {
+        case .itemNotFound: return .a11  // the item did not survive (a passcode or a device gone)
+        case .operationNotAllowed: return .ac3  // the access control has no entry for the operation
+        case .interactionNotAllowed: return .q11  // the protection class is locked
+        case .authFailed: return .ac6  // the constraint can no longer be satisfied
+        default: return .ac10
+        }
+    }
+}
+
 /// A stored item's access control: protection class, flags, and what was
 /// bound at creation (biometry set, passcode, device).
 public struct AccessControl: Sendable, Hashable {

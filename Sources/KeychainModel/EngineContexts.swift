@@ -49,31 +49,31 @@ extension KeychainEngine {
     }
 
     /// What keeps `policy` from being evaluated, or nil (LA1–LA3).
-    func obstacle(_ policy: LAPolicyValue) -> (LAErrorCode, String, String)? {
-        let biometry: (LAErrorCode, String, String)? = {
+    func obstacle(_ policy: LAPolicyValue) -> (LAErrorCode, SecRule, String)? {
+        let biometry: (LAErrorCode, SecRule, String)? = {
             // LA2 (§9): not available, not enrolled, locked out come first; only
             // usable biometry lets a missing passcode answer passcodeNotSet.
-            if biometryKind == .none { return (.biometryNotAvailable, "LA2", "the device has no biometry") }
-            if let obstacle = device.biometryObstacle { return (obstacle, "LA2", "biometry is \(device.biometry.rawValue)") }
-            if !device.passcodeSet { return (.passcodeNotSet, "LA2", "biometry needs a passcode, and none is set") }
+            if biometryKind == .none { return (.biometryNotAvailable, .la2, "the device has no biometry") }
+            if let obstacle = device.biometryObstacle { return (obstacle, .la2, "biometry is \(device.biometry.rawValue)") }
+            if !device.passcodeSet { return (.passcodeNotSet, .la2, "biometry needs a passcode, and none is set") }
             return nil
         }()
         switch policy {
         case .deviceOwnerAuthenticationWithBiometrics:
             return biometry
         case .deviceOwnerAuthentication:
-            return device.passcodeSet ? nil : (.passcodeNotSet, "LA2", "no passcode is set")
+            return device.passcodeSet ? nil : (.passcodeNotSet, .la2, "no passcode is set")
         case .deviceOwnerAuthenticationWithCompanion:
             if device.companion { return nil }
             if device.unlockOnlyCompanion {
-                return (.companionUnlockOnly, "LA3", "the only companion is a Watch set up to unlock the phone: -1000, as observed")
+                return (.companionUnlockOnly, .la3, "the only companion is a Watch set up to unlock the phone: -1000, as observed")
             }
-            return (.companionNotAvailable, "LA3", "no paired, nearby companion that can authenticate")
+            return (.companionNotAvailable, .la3, "no paired, nearby companion that can authenticate")
         case .deviceOwnerAuthenticationWithBiometricsOrCompanion:
             if biometry == nil || device.companion { return nil }
             return biometry
         case .deviceOwnerAuthenticationWithWristDetection:
-            return (.parameter, "LA3", "deviceOwnerAuthenticationWithWristDetection is a watchOS policy")
+            return (.parameter, .la3, "deviceOwnerAuthenticationWithWristDetection is a watchOS policy")
         }
     }
 
@@ -84,16 +84,16 @@ extension KeychainEngine {
     }
 
     mutating func checkPolicy(context: Int, policy raw: Int) -> LAOutcome {
-        guard let policy = LAPolicyValue(rawValue: raw) else { return LAOutcome(.parameter, rule: "LA1", "\(raw) is not an LAPolicy") }
-        guard contexts[context] != nil else { return LAOutcome(.invalidContext, rule: "LA7", "no such context") }
+        guard let policy = LAPolicyValue(rawValue: raw) else { return LAOutcome(.parameter, rule: .la1, "\(raw) is not an LAPolicy") }
+        guard contexts[context] != nil else { return LAOutcome(.invalidContext, rule: .la7, "no such context") }
         contexts[context]?.policyChecked = true
-        if contexts[context]?.invalidated == true { return LAOutcome(.invalidContext, rule: "LA7", "the context was invalidated") }
+        if contexts[context]?.invalidated == true { return LAOutcome(.invalidContext, rule: .la7, "the context was invalidated") }
         if let (code, rule, reason) = obstacle(policy) { return LAOutcome(code, rule: rule, reason) }
         if policy == .deviceOwnerAuthenticationWithBiometrics || policy == .deviceOwnerAuthenticationWithBiometricsOrCompanion {
             let state = currentDomainState
             contexts[context]?.domainState = state
         }
-        return LAOutcome(nil, rule: "LA1", "\(policy) can be evaluated (no prompt)")
+        return LAOutcome(nil, rule: .la1, "\(policy) can be evaluated (no prompt)")
     }
 
     /// The evidence that satisfies `policy`, and whether a passcode may stand in.
@@ -113,25 +113,25 @@ extension KeychainEngine {
     }
 
     mutating func evaluate(context: Int, policy raw: Int, reason: String) -> LAOutcome {
-        guard let policy = LAPolicyValue(rawValue: raw) else { return LAOutcome(.parameter, rule: "LA1", "\(raw) is not an LAPolicy") }
-        guard let state = contexts[context] else { return LAOutcome(.invalidContext, rule: "LA7", "no such context") }
-        if state.invalidated { return LAOutcome(.invalidContext, rule: "LA7", "the context was invalidated: it cannot evaluate again") }
+        guard let policy = LAPolicyValue(rawValue: raw) else { return LAOutcome(.parameter, rule: .la1, "\(raw) is not an LAPolicy") }
+        guard let state = contexts[context] else { return LAOutcome(.invalidContext, rule: .la7, "no such context") }
+        if state.invalidated { return LAOutcome(.invalidContext, rule: .la7, "the context was invalidated: it cannot evaluate again") }
         if reason.isEmpty {
             wouldCrashOnDevice.append("LAContext.evaluatePolicy with an empty localizedReason")
             return LAOutcome(
-                .parameter, rule: "LA9",
+                .parameter, rule: .la9,
                 "an empty localizedReason: on a device the app dies (NSInvalidArgumentException); here no prompt and LAError.parameter")
         }
         if let (code, rule, why) = obstacle(policy) { return LAOutcome(code, rule: rule, why) }
         if satisfies(evidence(of: context), policy) {
-            return LAOutcome(nil, rule: "LA6", "the context has already authenticated: no new prompt")
+            return LAOutcome(nil, rule: .la6, "the context has already authenticated: no new prompt")
         }
         if policy != .deviceOwnerAuthenticationWithCompanion, let why = reuseWindowCovers(context) {
             record(.biometry, in: context)
-            return LAOutcome(nil, rule: "LA5", why)
+            return LAOutcome(nil, rule: .la5, why)
         }
         if state.settings.interactionNotAllowed {
-            return LAOutcome(.notInteractive, rule: "LA8", "interactionNotAllowed and the policy needs a prompt")
+            return LAOutcome(.notInteractive, rule: .la8, "interactionNotAllowed and the policy needs a prompt")
         }
         let kind =
             policy == .deviceOwnerAuthenticationWithCompanion
@@ -149,26 +149,26 @@ extension KeychainEngine {
     mutating func conclude(_ answer: PromptAnswer?, policy: LAPolicyValue, context: Int) -> LAOutcome {
         guard let answer else {
             return LAOutcome(
-                .userCancel, rule: "LA2", "no answer was queued for the prompt (the simulation's strict default counts it as a cancel)",
+                .userCancel, rule: .la2, "no answer was queued for the prompt (the simulation's strict default counts it as a cancel)",
                 prompts: 1)
         }
         switch answer {
-        case .cancel: return LAOutcome(.userCancel, rule: "LA2", "the user canceled", prompts: 1)
-        case .systemCancel: return LAOutcome(.systemCancel, rule: "LA2", "the system canceled the prompt", prompts: 1)
-        case .fallback: return LAOutcome(.userFallback, rule: "LA2", "the user chose the fallback button", prompts: 1)
+        case .cancel: return LAOutcome(.userCancel, rule: .la2, "the user canceled", prompts: 1)
+        case .systemCancel: return LAOutcome(.systemCancel, rule: .la2, "the system canceled the prompt", prompts: 1)
+        case .fallback: return LAOutcome(.userFallback, rule: .la2, "the user chose the fallback button", prompts: 1)
         case .biometryMatch, .biometryNoMatch, .passcode, .companion: break
         }
         let proved = proof(of: answer)
         let allowed: Evidence = policy == .deviceOwnerAuthentication ? [.biometry, .passcode, .companion] : [.biometry, .companion]
         guard satisfies(proved.intersection(allowed), policy) else {
-            return LAOutcome(.authenticationFailed, rule: "LA2", "the answer \(answer.rawValue) does not satisfy \(policy)", prompts: 1)
+            return LAOutcome(.authenticationFailed, rule: .la2, "the answer \(answer.rawValue) does not satisfy \(policy)", prompts: 1)
         }
         record(proved, in: context)
         if proved.contains(.biometry) {
             let state = currentDomainState
             contexts[context]?.domainState = state
         }
-        return LAOutcome(nil, rule: "LA2", "authenticated with \(answer.rawValue)", prompts: 1)
+        return LAOutcome(nil, rule: .la2, "authenticated with \(answer.rawValue)", prompts: 1)
     }
 
     /// `evaluateAccessControl(_:operation:localizedReason:reply:)`; `operation` is the raw value.
@@ -191,14 +191,14 @@ extension KeychainEngine {
     /// not matter (LocalAuthentication evaluates the constraints, not the class).
     mutating func evaluate(_ access: AccessControl, context: Int, operation raw: Int, reason: String) -> LAOutcome {
         guard let operation = LAAccessControlOperationValue(rawValue: raw) else {
-            return LAOutcome(.parameter, rule: "LA1", "\(raw) is not an LAAccessControlOperation")
+            return LAOutcome(.parameter, rule: .la1, "\(raw) is not an LAAccessControlOperation")
         }
-        guard let state = contexts[context] else { return LAOutcome(.invalidContext, rule: "LA7", "no such context") }
-        if state.invalidated { return LAOutcome(.invalidContext, rule: "LA7", "the context was invalidated") }
+        guard let state = contexts[context] else { return LAOutcome(.invalidContext, rule: .la7, "no such context") }
+        if state.invalidated { return LAOutcome(.invalidContext, rule: .la7, "the context was invalidated") }
         if reason.isEmpty {
             wouldCrashOnDevice.append("LAContext.evaluateAccessControl with an empty localizedReason")
             return LAOutcome(
-                .parameter, rule: "LA9", "an empty localizedReason: on a device the app dies; here no prompt and LAError.parameter")
+                .parameter, rule: .la9, "an empty localizedReason: on a device the app dies; here no prompt and LAError.parameter")
         }
         var prompts = 0
         let saved = device
@@ -211,10 +211,10 @@ extension KeychainEngine {
                 call: "LAContext.evaluateAccessControl", prompts: &prompts)
         else {
             return LAOutcome(
-                nil, rule: "AC8", prompts == 0 ? "the context already satisfies the access control" : "authenticated", prompts: prompts)
+                nil, rule: .ac8, prompts == 0 ? "the context already satisfies the access control" : "authenticated", prompts: prompts)
         }
         guard case .status(_, let rule, let why, let la) = refusal else {
-            return LAOutcome(.authenticationFailed, rule: "AC7", "skipped", prompts: prompts)
+            return LAOutcome(.authenticationFailed, rule: .ac7, "skipped", prompts: prompts)
         }
         return LAOutcome(la ?? .authenticationFailed, rule: rule, why, prompts: prompts)
     }
@@ -242,7 +242,7 @@ extension KeychainEngine {
             return .success(
                 finishLA(
                     "evaluateAccessControl",
-                    LAOutcome(.operationNotAllowed, rule: "AC3", "the Secure Enclave key's access control has no key-use entry")))
+                    LAOutcome(.operationNotAllowed, rule: .ac3, "the Secure Enclave key's access control has no key-use entry")))
         }
         return .success(finishLA("evaluateAccessControl", evaluate(access, context: context, operation: raw, reason: reason)))
     }
@@ -252,7 +252,7 @@ extension KeychainEngine {
         guard contexts[context] != nil else { return }
         contexts[context]?.invalidated = true
         contexts[context]?.evidence = []
-        log("LAContext.invalidate", status: 0, rule: "LA7", "invalidated")
+        log("LAContext.invalidate", status: 0, rule: .la7, "invalidated")
     }
 
     /// `evaluatedPolicyDomainState` (LA4).

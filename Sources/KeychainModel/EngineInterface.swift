@@ -8,10 +8,10 @@ public struct SecFailure: Error, Sendable, Hashable {
     public var status: SecStatus
     /// A LocalAuthentication error code (domain `com.apple.LocalAuthentication`) that replaces the OSStatus.
     public var laCode: Int32?
-    public var rule: String
+    public var rule: SecRule
     public var reason: String
 
-    public init(_ status: SecStatus, rule: String, _ reason: String, laCode: Int32? = nil) {
+    public init(_ status: SecStatus, rule: SecRule, _ reason: String, laCode: Int32? = nil) {
         self.status = status
         self.rule = rule
         self.reason = reason
@@ -28,11 +28,11 @@ public struct SecFailure: Error, Sendable, Hashable {
 /// with the rule and reason, and the prompts raised.
 public struct LAOutcome: Sendable, Hashable {
     public var code: LAErrorCode?
-    public var rule: String
+    public var rule: SecRule
     public var reason: String
     public var prompts: Int
 
-    public init(_ code: LAErrorCode?, rule: String, _ reason: String, prompts: Int = 0) {
+    public init(_ code: LAErrorCode?, rule: SecRule, _ reason: String, prompts: Int = 0) {
         self.code = code
         self.rule = rule
         self.reason = reason

@@ -14,7 +14,7 @@ extension KeychainEngine {
     /// A call whose dictionary the `Security` module could not read (a key
     /// that is not a string): -50, logged like every other call.
     public mutating func refuseUnreadable(_ call: SecCall) -> SecOutcome {
-        finish(call, SecOutcome(.param, rule: "§1d", "the dictionary has a key that is not a string"))
+        finish(call, SecOutcome(.param, rule: .dispatch, "the dictionary has a key that is not a string"))
     }
 
     // MARK: SecItemAdd
@@ -33,14 +33,14 @@ extension KeychainEngine {
         let protection = query.accessControl?.protection ?? query.protection ?? (query.itemClass == .certificate ? .dk : .ak)
         let synchronizable = query.sync == .synchronizable
         if synchronizable, query.accessControl != nil {
-            return SecOutcome(.param, rule: "A9", "a synchronizable item cannot carry a kSecAttrAccessControl")
+            return SecOutcome(.param, rule: .a9, "a synchronizable item cannot carry a kSecAttrAccessControl")
         }
         let group = query.accessGroup ?? app.defaultAccessGroup
-        if let refusal = checkWritableGroup(group, rule: query.accessGroup == nil ? "A2" : "Q6") { return refusal }
+        if let refusal = checkWritableGroup(group, rule: query.accessGroup == nil ? .a2 : .q6) { return refusal }
         let flags = query.accessControl?.flags ?? []
         if flags.contains(.privateKeyUsage) && query.itemClass != .key {
             return SecOutcome(
-                .authFailed, rule: "AC4",
+                .authFailed, rule: .ac4,
                 "privateKeyUsage on a \(query.itemClass.constantName) item: the access control has no entry to create it")
         }
         let access: AccessControl
@@ -50,7 +50,7 @@ extension KeychainEngine {
         }
         if !protection.isAvailable(in: device) {
             return SecOutcome(
-                .interactionNotAllowed, rule: "A6",
+                .interactionNotAllowed, rule: .a6,
                 "the class \(protection.rawValue) is locked: encryption comes before the duplicate check")
         }
         var stored = query.filters
@@ -62,7 +62,7 @@ extension KeychainEngine {
         var keyID = keyMaterial
         if query.itemClass == .key, keyID == nil, let reference = query.valueRef {
             guard let material = keys[reference], material.privateKey != nil || material.secureEnclave else {
-                return SecOutcome(.param, rule: "A7", "kSecValueRef is not a private key this keychain holds")
+                return SecOutcome(.param, rule: .a7, "kSecValueRef is not a private key this keychain holds")
             }
             keyID = reference
         }
@@ -79,7 +79,7 @@ extension KeychainEngine {
             order: order)
         if let existing = primaryKeys[item.primaryKey], items[existing] != nil {
             return SecOutcome(
-                .duplicateItem, rule: "A6", "an item with the same primary key (\(describeKey(item))) exists\(samePrimaryKeyNote(query))")
+                .duplicateItem, rule: .a6, "an item with the same primary key (\(describeKey(item))) exists\(samePrimaryKeyNote(query))")
         }
         if let keyID {
             // The stored key is its own material; handles the caller holds stay theirs.
@@ -96,7 +96,7 @@ extension KeychainEngine {
         insert(item, id: order)
         var result: SecValue?
         if wantsResult && query.returnsAnything { result = shape([order], query: query, context: query.context) }
-        return SecOutcome(.success, rule: "A1", "added \(describeKey(item)) as \(protection.rawValue) in group \(group)", result: result)
+        return SecOutcome(.success, rule: .a1, "added \(describeKey(item)) as \(protection.rawValue) in group \(group)", result: result)
     }
 
     /// P1: what an add that collides often misunderstands.
@@ -108,9 +108,9 @@ extension KeychainEngine {
     }
 
     /// A group an item may be written to (A2, Q6).
-    func checkWritableGroup(_ group: String, rule: String) -> SecOutcome? {
+    func checkWritableGroup(_ group: String, rule: SecRule) -> SecOutcome? {
         if group == "com.apple.token" {
-            return SecOutcome(.missingEntitlement, rule: "A2", "the token group com.apple.token is never writable")
+            return SecOutcome(.missingEntitlement, rule: .a2, "the token group com.apple.token is never writable")
         }
         guard app.accessGroups.contains(group) else {
             return SecOutcome(
@@ -128,11 +128,11 @@ extension KeychainEngine {
             switch error.code {
             case .notAvailable:
                 return .failure(
-                    SecOutcome(.notAvailable, rule: "A11", "akpu (whenPasscodeSetThisDeviceOnly) needs a passcode, and none is set"))
+                    SecOutcome(.notAvailable, rule: .a11, "akpu (whenPasscodeSetThisDeviceOnly) needs a passcode, and none is set"))
             case .authFailed:
-                return .failure(SecOutcome(.authFailed, rule: "AC5", "the access control cannot be bound on this device: \(error.reason)"))
+                return .failure(SecOutcome(.authFailed, rule: .ac5, "the access control cannot be bound on this device: \(error.reason)"))
             default:
-                return .failure(SecOutcome(.param, rule: "AC1", error.reason))
+                return .failure(SecOutcome(.param, rule: .ac1, error.reason))
             }
         }
     }
@@ -252,29 +252,29 @@ extension KeychainEngine {
             case .protection:
                 let asked = query.filters["pdmn"]?.stringValue ?? "?"
                 return SecOutcome(
-                    .itemNotFound, rule: "Q4",
+                    .itemNotFound, rule: .q4,
                     "the query's kSecAttrAccessible \(asked) filters out the item stored as \(item.protection.rawValue)")
             case .synchronizable where query.sync == .nonSynchronizable:
-                let rule = call == .delete ? "D2" : "Q3"
+                let rule: SecRule = call == .delete ? .d2 : .q3
                 return SecOutcome(
                     .itemNotFound, rule: rule,
                     "no kSecAttrSynchronizable in the \(call == .delete ? "delete" : "query"), so the synchronizable copy was not seen")
             case .synchronizable:
-                return SecOutcome(.itemNotFound, rule: "Q3", "kSecAttrSynchronizable true finds synchronizable items only; this one is not")
+                return SecOutcome(.itemNotFound, rule: .q3, "kSecAttrSynchronizable true finds synchronizable items only; this one is not")
             case .accessGroup:
                 return SecOutcome(
-                    .itemNotFound, rule: "Q6",
+                    .itemNotFound, rule: .q6,
                     "the query names group \(query.accessGroup ?? "?"); the item is in \(item.accessGroup)")
             case .lost:
                 return SecOutcome(
-                    .itemNotFound, rule: "A11",
+                    .itemNotFound, rule: .a11,
                     "the \(item.protection.rawValue) item was lost when the passcode was removed (or the backup moved to another device)")
             case .attribute:
                 continue
             }
         }
         let named = query.filters.keys.sorted().map { "\($0)=\(query.filters[$0]?.shortDescription ?? "")" }.joined(separator: ", ")
-        let rule = call == .update ? "U4" : call == .delete ? "D3" : "Q11"
+        let rule: SecRule = call == .update ? .u4 : call == .delete ? .d3 : .q11
         return SecOutcome(.itemNotFound, rule: rule, "no \(query.itemClass.constantName) item matches [\(named)]")
     }
 
@@ -292,12 +292,12 @@ extension KeychainEngine {
         case .success(let parsed): query = parsed
         }
         if let group = query.accessGroup, !app.accessGroups.contains(group), group != "com.apple.token" {
-            return SecOutcome(.missingEntitlement, rule: "Q6", "the app is not entitled to access group \(group)")
+            return SecOutcome(.missingEntitlement, rule: .q6, "the app is not entitled to access group \(group)")
         }
         let found = matches(query)
         guard !found.isEmpty else { return notFound(query, call: .copyMatching) }
         if query.limit.maximum == 0 {
-            return SecOutcome(.itemNotFound, rule: "Q7", "kSecMatchLimit 0 selects nothing (\(found.count) item(s) matched)")
+            return SecOutcome(.itemNotFound, rule: .q7, "kSecMatchLimit 0 selects nothing (\(found.count) item(s) matched)")
         }
         var returned: [Int] = []
         var prompts = 0
@@ -310,7 +310,7 @@ extension KeychainEngine {
             guard let item = items[id] else { continue }
             if !item.protection.isAvailable(in: device) {
                 return SecOutcome(
-                    .interactionNotAllowed, rule: "Q11",
+                    .interactionNotAllowed, rule: .q11,
                     "the matching item \(describeKey(item)) is \(item.protection.rawValue) and the device is locked: the whole query ends",
                     prompts: prompts)
             }
@@ -333,7 +333,7 @@ extension KeychainEngine {
         }
         guard !returned.isEmpty else {
             return SecOutcome(
-                .itemNotFound, rule: "AC7",
+                .itemNotFound, rule: .ac7,
                 "kSecUseAuthenticationUISkip left out \(skipped) item(s) that need authentication, and nothing else matched",
                 prompts: prompts)
         }
@@ -341,12 +341,12 @@ extension KeychainEngine {
         if wantsResult { result = shape(returned, query: query, context: query.context) }
         let what = query.returnsAnything ? query.returnKeys.joined(separator: "+") : "status only"
         let authenticated = prompts > 0 ? ", authenticated (Q12)" : ""
-        let rule: String
+        let rule: SecRule
         let note: String
         if query.returnsAnything && !wantsResult {
-            (rule, note) = ("Q9", "; the result pointer is NULL, so the client drops the result")
+            (rule, note) = (.q9, "; the result pointer is NULL, so the client drops the result")
         } else {
-            (rule, note) = (query.returnsAnything ? "Q8" : "Q12", "")
+            (rule, note) = (query.returnsAnything ? .q8 : .q12, "")
         }
         var outcome = SecOutcome(
             .success, rule: rule, "\(returned.count) item(s) found; result: \(what)\(authenticated)\(note)",
@@ -446,10 +446,10 @@ extension KeychainEngine {
         case .success(let parsed): query = parsed
         }
         if let returnKey = dictionary.keys.sorted().first(where: { $0.hasPrefix("r_") }) {
-            return SecOutcome(.param, rule: "U1", "\(returnKey) (kSecReturn…) in an update query is refused on iOS")
+            return SecOutcome(.param, rule: .u1, "\(returnKey) (kSecReturn…) in an update query is refused on iOS")
         }
         if let group = query.accessGroup, !app.accessGroups.contains(group) {
-            return SecOutcome(.missingEntitlement, rule: "Q6", "the app is not entitled to access group \(group)")
+            return SecOutcome(.missingEntitlement, rule: .q6, "the app is not entitled to access group \(group)")
         }
         var newAttributes: [String: SecValue] = [:]
         var newData: [UInt8]?
@@ -458,7 +458,7 @@ extension KeychainEngine {
             guard let value = changes[name] else { continue }
             if name == "v_Data" {
                 guard case .data(let bytes) = value else {
-                    return SecOutcome(.param, rule: "U2", "kSecValueData must be data, not \(value.shortDescription)")
+                    return SecOutcome(.param, rule: .u2, "kSecValueData must be data, not \(value.shortDescription)")
                 }
                 newData = bytes
                 continue
@@ -466,39 +466,39 @@ extension KeychainEngine {
             if name == "musr" { continue }
             guard name.utf8.count == 4, query.itemClass.attributes.contains(name) || name == "agrp" || name == "sync" else {
                 return SecOutcome(
-                    .noSuchAttr, rule: "U2",
+                    .noSuchAttr, rule: .u2,
                     "\"\(name)\" cannot be updated: attributesToUpdate holds only the class's attributes and kSecValueData")
             }
             switch name {
             case "accc":
                 guard case .accessControl(let control) = value else {
-                    return SecOutcome(.param, rule: "Q16", "kSecAttrAccessControl must be a SecAccessControl")
+                    return SecOutcome(.param, rule: .q16, "kSecAttrAccessControl must be a SecAccessControl")
                 }
                 newControl = control
             case "pdmn":
                 guard let text = value.stringValue, ProtectionClass(rawValue: text) != nil else {
-                    return SecOutcome(.param, rule: "A1", "kSecAttrAccessible \(value.shortDescription) is not a protection class")
+                    return SecOutcome(.param, rule: .a1, "kSecAttrAccessible \(value.shortDescription) is not a protection class")
                 }
                 newAttributes[name] = value
             case "agrp":
-                guard let group = value.stringValue else { return SecOutcome(.param, rule: "Q6", "kSecAttrAccessGroup must be a string") }
-                if let refusal = checkWritableGroup(group, rule: "U4") { return refusal }
+                guard let group = value.stringValue else { return SecOutcome(.param, rule: .q6, "kSecAttrAccessGroup must be a string") }
+                if let refusal = checkWritableGroup(group, rule: .u4) { return refusal }
                 newAttributes[name] = value
             case "sync":
                 // A13′ (§9): Any in attributesToUpdate is accepted and ignored.
                 if value == .string("syna") { continue }
-                guard let flag = value.boolValue else { return SecOutcome(.param, rule: "Q3", "kSecAttrSynchronizable must be a boolean") }
+                guard let flag = value.boolValue else { return SecOutcome(.param, rule: .q3, "kSecAttrSynchronizable must be a boolean") }
                 newAttributes[name] = .bool(flag)
             default:
                 guard let normalized = value.normalized(for: name) else {
-                    return SecOutcome(.param, rule: "Q2", "\(value.shortDescription) is not a value of attribute \"\(name)\"")
+                    return SecOutcome(.param, rule: .q2, "\(value.shortDescription) is not a value of attribute \"\(name)\"")
                 }
                 newAttributes[name] = normalized
             }
         }
         if newControl != nil, newAttributes["pdmn"] != nil {
             return SecOutcome(
-                .param, rule: "A8",
+                .param, rule: .a8,
                 "attributesToUpdate has kSecAttrAccessible beside a kSecAttrAccessControl made by SecAccessControlCreateWithFlags")
         }
         let found = matches(query)
@@ -511,7 +511,7 @@ extension KeychainEngine {
             guard var item = items[id] else { continue }
             if !item.protection.isAvailable(in: device) {
                 return SecOutcome(
-                    .interactionNotAllowed, rule: "Q11",
+                    .interactionNotAllowed, rule: .q11,
                     "the matching item \(describeKey(item)) is \(item.protection.rawValue) and the device is locked", prompts: prompts)
             }
             // U6 (§9): every update of an item whose access control has
@@ -530,7 +530,7 @@ extension KeychainEngine {
                 let flags = newControl?.flags ?? (newAttributes["pdmn"] != nil ? [] : item.access.flags)
                 let resolved = protection ?? item.protection
                 if item.synchronizable, !flags.isEmpty || newControl != nil {
-                    return SecOutcome(.param, rule: "A9", "a synchronizable item cannot carry a kSecAttrAccessControl", prompts: prompts)
+                    return SecOutcome(.param, rule: .a9, "a synchronizable item cannot carry a kSecAttrAccessControl", prompts: prompts)
                 }
                 switch bind(protection: resolved, flags: flags) {
                 case .failure(var outcome):
@@ -543,7 +543,7 @@ extension KeychainEngine {
                 }
             }
             if item.synchronizable, item.accessValue != nil {
-                return SecOutcome(.param, rule: "A9", "a synchronizable item cannot carry a kSecAttrAccessControl", prompts: prompts)
+                return SecOutcome(.param, rule: .a9, "a synchronizable item cannot carry a kSecAttrAccessControl", prompts: prompts)
             }
             if let newData { item.data = newData }
             let previous =
@@ -558,13 +558,13 @@ extension KeychainEngine {
         for (id, item) in updated {
             if let other = seen[item.primaryKey], other != id {
                 return SecOutcome(
-                    .duplicateItem, rule: "U3", "the update gives two matching items the same primary key (\(describeKey(item)))",
+                    .duplicateItem, rule: .u3, "the update gives two matching items the same primary key (\(describeKey(item)))",
                     prompts: prompts)
             }
             seen[item.primaryKey] = id
             if let holder = primaryKeys[item.primaryKey], holder != id, updated[holder] == nil, items[holder] != nil {
                 return SecOutcome(
-                    .duplicateItem, rule: "U3", "the update would give the item the primary key of another (\(describeKey(item)))",
+                    .duplicateItem, rule: .u3, "the update would give the item the primary key of another (\(describeKey(item)))",
                     prompts: prompts)
             }
         }
@@ -573,7 +573,7 @@ extension KeychainEngine {
             remove(id, keepingKey: true)
             insert(item, id: id)
         }
-        var outcome = SecOutcome(.success, rule: "U1", "updated \(updated.count) item(s): every match, no limit", prompts: prompts)
+        var outcome = SecOutcome(.success, rule: .u1, "updated \(updated.count) item(s): every match, no limit", prompts: prompts)
         outcome.count = updated.count
         return outcome
     }
@@ -592,13 +592,13 @@ extension KeychainEngine {
         case .success(let parsed): query = parsed
         }
         if let group = query.accessGroup, !app.accessGroups.contains(group) {
-            return SecOutcome(.missingEntitlement, rule: "Q6", "the app is not entitled to access group \(group)")
+            return SecOutcome(.missingEntitlement, rule: .q6, "the app is not entitled to access group \(group)")
         }
         let found = matches(query, includeLost: true)
         guard !found.isEmpty else { return notFound(query, call: .delete) }
         for id in found { remove(id) }
         let scope = query.syncGiven ? "" : " (non-synchronizable items only: no kSecAttrSynchronizable in the query)"
-        var outcome = SecOutcome(.success, rule: "D1", "deleted \(found.count) item(s): every match\(scope); no prompt (D4)")
+        var outcome = SecOutcome(.success, rule: .d1, "deleted \(found.count) item(s): every match\(scope); no prompt (D4)")
         outcome.count = found.count
         return outcome
     }

@@ -58,12 +58,12 @@ struct CallerDigest: Digest {
 }
 
 extension KeychainEngine {
-    func failure(_ status: SecStatus, _ rule: String, _ reason: String, la: LAErrorCode? = nil) -> SecFailure {
+    func failure(_ status: SecStatus, _ rule: SecRule, _ reason: String, la: LAErrorCode? = nil) -> SecFailure {
         SecFailure(status, rule: rule, reason, laCode: la?.rawValue)
     }
 
     mutating func finishKey<T>(
-        _ call: String, _ result: Result<T, SecFailure>, rule: String = "K2", _ reason: String = "done",
+        _ call: String, _ result: Result<T, SecFailure>, rule: SecRule = .k2, _ reason: String = "done",
         prompts: Int = 0
     ) -> Result<T, SecFailure> {
         switch result {
@@ -84,41 +84,41 @@ extension KeychainEngine {
         if let name = protection.stringValue, let value = ProtectionClass(rawValue: name) {
             let known = AccessControlFlags.canonicalNames.reduce(UInt64(0)) { $0 | UInt64($1.1.rawValue) }
             if flags & ~known != 0 {
-                result = .failure(failure(.param, "AC1", "unknown access-control flag bits 0x\(String(flags & ~known, radix: 16))"))
+                result = .failure(failure(.param, .ac1, "unknown access-control flag bits 0x\(String(flags & ~known, radix: 16))"))
             } else {
                 let set = AccessControlFlags(rawValue: UInt32(truncatingIfNeeded: flags))
                 do {
                     try AccessControl.validate(set)
                     result = .success(SecAccessControlValue(protection: value, flags: set))
                 } catch {
-                    result = .failure(failure(.param, "AC1", error.reason))
+                    result = .failure(failure(.param, .ac1, error.reason))
                 }
             }
         } else {
-            result = .failure(failure(.param, "AC1", "\(protection.shortDescription) is not a kSecAttrAccessible value"))
+            result = .failure(failure(.param, .ac1, "\(protection.shortDescription) is not a kSecAttrAccessible value"))
         }
-        return finishKey("SecAccessControlCreateWithFlags", result, rule: "AC1", "created; the device is looked at when an item binds it")
+        return finishKey("SecAccessControlCreateWithFlags", result, rule: .ac1, "created; the device is looked at when an item binds it")
     }
 
     // MARK: SecKey
 
     /// `SecKeyCreateRandomKey`: the new private key's id.
     public mutating func createRandomKey(_ parameters: [String: SecValue]) -> Result<Int, SecFailure> {
-        finishKey("SecKeyCreateRandomKey", makeRandomKey(parameters), rule: "K1", "key created")
+        finishKey("SecKeyCreateRandomKey", makeRandomKey(parameters), rule: .k1, "key created")
     }
 
     mutating func makeRandomKey(_ parameters: [String: SecValue]) -> Result<Int, SecFailure> {
         var merged = parameters
         if merged["u_AuthUI"] == .string("u_AuthUIS") {
-            return .failure(failure(.param, "A12", "kSecUseAuthenticationUISkip is for SecItemCopyMatching only"))
+            return .failure(failure(.param, .a12, "kSecUseAuthenticationUISkip is for SecItemCopyMatching only"))
         }
         if case .dictionary(let privateAttributes)? = parameters["private"] {
             for (name, value) in privateAttributes { merged[name] = value }
         }
         switch merged["type"]?.normalized(for: "type") {
         case .number(73)?: break
-        case .number(42)?: return .failure(failure(.unimplemented, "K3", "RSA keys are out of this model's scope (P-256 only)"))
-        default: return .failure(failure(.param, "K3", "kSecAttrKeyType is missing or unknown"))
+        case .number(42)?: return .failure(failure(.unimplemented, .k3, "RSA keys are out of this model's scope (P-256 only)"))
+        default: return .failure(failure(.param, .k3, "kSecAttrKeyType is missing or unknown"))
         }
         let size = merged["bsiz"]?.normalized(for: "bsiz") ?? .number(256)
         let secureEnclave: Bool
@@ -126,11 +126,11 @@ extension KeychainEngine {
         case nil: secureEnclave = false
         case .string("com.apple.setoken")?: secureEnclave = true
         case let other?:
-            return .failure(failure(.itemNotFound, "AC10", "token \(other.shortDescription) is not present (TKError.tokenNotFound)"))
+            return .failure(failure(.itemNotFound, .ac10, "token \(other.shortDescription) is not present (TKError.tokenNotFound)"))
         }
         guard size == .number(256) else {
-            if secureEnclave { return .failure(failure(.param, "K2", "the Secure Enclave makes 256-bit EC keys only")) }
-            return .failure(failure(.unimplemented, "K3", "only P-256 keys are in this model's scope"))
+            if secureEnclave { return .failure(failure(.param, .k2, "the Secure Enclave makes 256-bit EC keys only")) }
+            return .failure(failure(.unimplemented, .k3, "only P-256 keys are in this model's scope"))
         }
         let permanent = merged["perm"]?.boolValue ?? secureEnclave
         var publicAttributes: [String: SecValue] = [:]
@@ -140,14 +140,14 @@ extension KeychainEngine {
         var access: AccessControl?
         if case .accessControl(let control)? = merged["accc"] {
             if merged["pdmn"] != nil {
-                return .failure(failure(.param, "A8", "kSecAttrAccessible beside a kSecAttrAccessControl conflicts"))
+                return .failure(failure(.param, .a8, "kSecAttrAccessible beside a kSecAttrAccessControl conflicts"))
             }
             switch bind(protection: control.protection, flags: control.flags) {
             case .failure(let outcome): return .failure(failure(outcome.status, outcome.rule, outcome.reason))
             case .success(let bound): access = bound
             }
         } else if merged["accc"] != nil {
-            return .failure(failure(.param, "Q16", "kSecAttrAccessControl must be a SecAccessControl"))
+            return .failure(failure(.param, .q16, "kSecAttrAccessControl must be a SecAccessControl"))
         } else if secureEnclave, let name = merged["pdmn"]?.stringValue, let protection = ProtectionClass(rawValue: name) {
             // K5: the token keeps the protection the caller asked for; the item itself is always accessible.
             switch bind(protection: protection, flags: []) {
@@ -208,9 +208,9 @@ extension KeychainEngine {
     public mutating func createKey(data: [UInt8], attributes: [String: SecValue]) -> Result<Int, SecFailure> {
         let result: Result<Int, SecFailure>
         if attributes["tkid"] != nil {
-            result = .failure(failure(.param, "K2", "a Secure Enclave key must be generated there; it cannot be imported"))
+            result = .failure(failure(.param, .k2, "a Secure Enclave key must be generated there; it cannot be imported"))
         } else if attributes["type"]?.normalized(for: "type") != .number(73) {
-            result = .failure(failure(.param, "K3", "kSecAttrKeyType must be kSecAttrKeyTypeECSECPrimeRandom"))
+            result = .failure(failure(.param, .k3, "kSecAttrKeyType must be kSecAttrKeyTypeECSECPrimeRandom"))
         } else {
             let keyClass = attributes["kcls"]?.normalized(for: "kcls")
             var material: KeyMaterial?
@@ -227,7 +227,7 @@ extension KeychainEngine {
                 keys[id] = material
                 result = .success(id)
             } else {
-                result = .failure(failure(.param, "K2", "the bytes are not an X9.63 P-256 key of the class named"))
+                result = .failure(failure(.param, .k2, "the bytes are not an X9.63 P-256 key of the class named"))
             }
         }
         return finishKey("SecKeyCreateWithData", result)
@@ -248,10 +248,10 @@ extension KeychainEngine {
         if let material = keys[key] {
             result =
                 material.secureEnclave
-                ? .failure(failure(.unimplemented, "K2", "a Secure Enclave private key cannot be exported"))
+                ? .failure(failure(.unimplemented, .k2, "a Secure Enclave private key cannot be exported"))
                 : .success(material.externalBytes)
         } else {
-            result = .failure(failure(.invalidItemRef, "K2", "no such key"))
+            result = .failure(failure(.invalidItemRef, .k2, "no such key"))
         }
         return finishKey("SecKeyCopyExternalRepresentation", result)
     }
@@ -285,16 +285,16 @@ extension KeychainEngine {
     }
 
     mutating func makeSignature(key: Int, algorithm: String, data: [UInt8], prompts: inout Int) -> Result<[UInt8], SecFailure> {
-        guard let material = keys[key] else { return .failure(failure(.invalidItemRef, "K2", "no such key")) }
-        guard let privateKey = material.privateKey else { return .failure(failure(.param, "K2", "a public key cannot sign")) }
+        guard let material = keys[key] else { return .failure(failure(.invalidItemRef, .k2, "no such key")) }
+        guard let privateKey = material.privateKey else { return .failure(failure(.param, .k2, "a public key cannot sign")) }
         guard let kind = KeyAlgorithm(rawValue: algorithm) else {
-            return .failure(failure(.param, "K2", "algorithm \(algorithm) is not supported for a P-256 key"))
+            return .failure(failure(.param, .k2, "algorithm \(algorithm) is not supported for a P-256 key"))
         }
         if let access = material.access {
             if material.secureEnclave && !access.flags.contains(.privateKeyUsage) {
                 return .failure(
                     failure(
-                        .authFailed, "AC3", "the key's access control lacks privateKeyUsage: it has no sign entry", la: .operationNotAllowed
+                        .authFailed, .ac3, "the key's access control lacks privateKeyUsage: it has no sign entry", la: .operationNotAllowed
                     ))
             }
             if let refusal = authorize(
@@ -302,7 +302,7 @@ extension KeychainEngine {
                 call: "SecKeyCreateSignature", prompts: &prompts),
                 case .status(let status, let rule, let reason, let la) = refusal
             {
-                return .failure(failure(status, material.secureEnclave ? "K4" : rule, reason, la: material.secureEnclave ? la : nil))
+                return .failure(failure(status, material.secureEnclave ? .k4 : rule, reason, la: material.secureEnclave ? la : nil))
             }
         }
         do {
@@ -311,12 +311,12 @@ extension KeychainEngine {
             case .messageX962SHA256: signature = try privateKey.signature(for: data)
             case .digestX962SHA256, .rfc4754:
                 // Both take the input as the digest (Apple's RFC 4754 algorithm hashes nothing: issue 52, item 6).
-                guard data.count == 32 else { return .failure(failure(.param, "K2", "a P-256 digest is 32 bytes, not \(data.count)")) }
+                guard data.count == 32 else { return .failure(failure(.param, .k2, "a P-256 digest is 32 bytes, not \(data.count)")) }
                 signature = try privateKey.signature(for: CallerDigest(bytes: data))
             }
             return .success(kind == .rfc4754 ? Array(signature.rawRepresentation) : Array(signature.derRepresentation))
         } catch {
-            return .failure(failure(.internalComponent, "K2", "signing failed"))
+            return .failure(failure(.internalComponent, .k2, "signing failed"))
         }
     }
 
@@ -338,9 +338,9 @@ extension KeychainEngine {
             } else {
                 valid = false
             }
-            result = valid ? .success(true) : .failure(failure(.verifyFailed, "K2", "the signature does not verify"))
+            result = valid ? .success(true) : .failure(failure(.verifyFailed, .k2, "the signature does not verify"))
         } else {
-            result = .failure(failure(.param, "K2", "no such key or an unsupported algorithm"))
+            result = .failure(failure(.param, .k2, "no such key or an unsupported algorithm"))
         }
         return finishKey("SecKeyVerifySignature", result)
     }

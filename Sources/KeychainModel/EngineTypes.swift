@@ -9,7 +9,7 @@ public typealias SecStatus = OSStatusCode
 public struct SecOutcome: Sendable, Hashable {
     public var status: SecStatus
     /// The rule id (`Q4`, `D2`, …) that decided the status.
-    public var rule: String
+    public var rule: SecRule
     public var reason: String
     /// The result handed back through the call's result pointer (nil: none).
     public var result: SecValue?
@@ -17,7 +17,7 @@ public struct SecOutcome: Sendable, Hashable {
     /// How many items the call found, changed or deleted (nil: not a count the call has).
     public var count: Int?
 
-    public init(_ status: SecStatus, rule: String, _ reason: String, result: SecValue? = nil, prompts: Int = 0) {
+    public init(_ status: SecStatus, rule: SecRule, _ reason: String, result: SecValue? = nil, prompts: Int = 0) {
         self.status = status
         self.rule = rule
         self.reason = reason
@@ -97,7 +97,7 @@ public struct CallRecord: Sendable, Hashable {
     public var call: String
     /// The OSStatus, or the LAError code for LocalAuthentication calls.
     public var status: Int32
-    public var rule: String
+    public var rule: SecRule
     public var reason: String
     public var prompts: Int
     public var time: Double

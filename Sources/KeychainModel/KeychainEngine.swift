@@ -64,10 +64,10 @@ public struct KeychainEngine: Sendable {
             for id in gone { remove(id) }
             reason = "device event; \(gone.count) …WhenPasscodeSet… item(s) deleted (A11)"
         }
-        log("device.\(event.rawValue)", status: 0, rule: event == .passcodeRemoved ? "A11" : "-", reason)
+        log("device.\(event.rawValue)", status: 0, rule: event == .passcodeRemoved ? .a11 : .deviceEvent, reason)
     }
 
-    mutating func log(_ call: String, status: Int32, rule: String, _ reason: String, prompts: Int = 0) {
+    mutating func log(_ call: String, status: Int32, rule: SecRule, _ reason: String, prompts: Int = 0) {
         calls.append(CallRecord(call: call, status: status, rule: rule, reason: reason, prompts: prompts, time: now))
     }
 

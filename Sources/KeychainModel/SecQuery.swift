@@ -51,7 +51,7 @@ struct SecQuery {
 
     var returnsAnything: Bool { returnData || returnAttributes || returnRef || returnPersistentRef }
 
-    static func failure(_ status: SecStatus, _ rule: String, _ reason: String) -> SecOutcome {
+    static func failure(_ status: SecStatus, _ rule: SecRule, _ reason: String) -> SecOutcome {
         SecOutcome(status, rule: rule, reason)
     }
 
@@ -62,18 +62,18 @@ struct SecQuery {
         switch dictionary["class"] {
         case .string(let name)?:
             guard let known = SecItemClass(rawValue: name) else {
-                return .failure(failure(.noSuchClass, "Q1", "kSecClass \"\(name)\" is not an item class"))
+                return .failure(failure(.noSuchClass, .q1, "kSecClass \"\(name)\" is not an item class"))
             }
             itemClass = known
         case let other?:
-            return .failure(failure(.param, "Q1", "kSecClass must be a class constant, not \(other.shortDescription)"))
+            return .failure(failure(.param, .q1, "kSecClass must be a class constant, not \(other.shortDescription)"))
         case nil:
             if case .data(let ref)? = dictionary["v_PersistentRef"], ref.count >= 4,
                 let fromRef = SecItemClass(rawValue: String(decoding: ref.prefix(4), as: UTF8.self))
             {
                 itemClass = fromRef
             } else {
-                return .failure(failure(.param, "Q1", "no kSecClass in the \(call.rawValue) dictionary"))
+                return .failure(failure(.param, .q1, "no kSecClass in the \(call.rawValue) dictionary"))
             }
         }
         var query = SecQuery(itemClass: itemClass)
@@ -86,12 +86,12 @@ struct SecQuery {
         // and carries an ACL, so kSecAttrAccessible beside one always conflicts.
         if query.protection != nil, query.accessControl != nil {
             return .failure(
-                failure(.param, "A8", "kSecAttrAccessible beside a kSecAttrAccessControl made by SecAccessControlCreateWithFlags conflicts")
+                failure(.param, .a8, "kSecAttrAccessible beside a kSecAttrAccessControl made by SecAccessControlCreateWithFlags conflicts")
             )
         }
         // Q15′ (§9): kSecAttrSynchronizableAny is no attribute pair, so it may accompany a persistent reference.
         if query.persistentRef != nil, !query.filters.isEmpty || query.accessGroup != nil || (query.syncGiven && query.sync != .any) {
-            return .failure(failure(.param, "Q15", "kSecValuePersistentRef cannot be combined with other attributes"))
+            return .failure(failure(.param, .q15, "kSecValuePersistentRef cannot be combined with other attributes"))
         }
         return .success(query)
     }
@@ -106,7 +106,7 @@ struct SecQuery {
         case "v": return takeValue(key, value, for: call)
         case "f": return nil
         default:
-            return Self.failure(.param, "§1d", "\"\(key)\" is neither an attribute nor a match, return, use or value key")
+            return Self.failure(.param, .dispatch, "\"\(key)\" is neither an attribute nor a match, return, use or value key")
         }
     }
 
@@ -121,35 +121,35 @@ struct SecQuery {
                 return nil
             }
             guard let flag = value.boolValue else {
-                return Self.failure(.param, "Q3", "kSecAttrSynchronizable must be a boolean or kSecAttrSynchronizableAny")
+                return Self.failure(.param, .q3, "kSecAttrSynchronizable must be a boolean or kSecAttrSynchronizableAny")
             }
             sync = flag ? .synchronizable : .nonSynchronizable
             return nil
         case "agrp":
-            guard let group = value.stringValue else { return Self.failure(.param, "Q6", "kSecAttrAccessGroup must be a string") }
+            guard let group = value.stringValue else { return Self.failure(.param, .q6, "kSecAttrAccessGroup must be a string") }
             accessGroup = group
             return nil
         default:
             break
         }
         guard itemClass.attributes.contains(key) else {
-            return Self.failure(.noSuchAttr, "Q2", "\(itemClass.constantName) has no attribute \"\(key)\"")
+            return Self.failure(.noSuchAttr, .q2, "\(itemClass.constantName) has no attribute \"\(key)\"")
         }
         if key == "accc" {
             guard case .accessControl(let control) = value else {
-                return Self.failure(.param, "Q16", "kSecAttrAccessControl must be a SecAccessControl, not \(value.shortDescription)")
+                return Self.failure(.param, .q16, "kSecAttrAccessControl must be a SecAccessControl, not \(value.shortDescription)")
             }
             accessControl = control
             return nil  // Q5: not a filter.
         }
         if key == "pdmn" {
             guard let name = value.stringValue, let protection = ProtectionClass(rawValue: name) else {
-                return Self.failure(.param, "A1", "kSecAttrAccessible \(value.shortDescription) is not a protection class")
+                return Self.failure(.param, .a1, "kSecAttrAccessible \(value.shortDescription) is not a protection class")
             }
             self.protection = protection
         }
         guard let normalized = value.normalized(for: key) else {
-            return Self.failure(.param, "Q2", "\(value.shortDescription) is not a value of attribute \"\(key)\"")
+            return Self.failure(.param, .q2, "\(value.shortDescription) is not a value of attribute \"\(key)\"")
         }
         filters[key] = normalized
         return nil
@@ -158,9 +158,9 @@ struct SecQuery {
     mutating func takeMatch(_ key: String, _ value: SecValue, for call: SecCall) -> SecOutcome? {
         matchKeys.append(key)
         switch call {
-        case .add: return Self.failure(.param, "A7", "\(key) (kSecMatch…) has no place in SecItemAdd")
-        case .update: return Self.failure(.param, "U1", "\(key) (kSecMatch…) in an update query is refused on iOS")
-        case .delete: return Self.failure(.param, "D1", "\(key) (kSecMatch…) in a delete query is refused on iOS")
+        case .add: return Self.failure(.param, .a7, "\(key) (kSecMatch…) has no place in SecItemAdd")
+        case .update: return Self.failure(.param, .u1, "\(key) (kSecMatch…) in an update query is refused on iOS")
+        case .delete: return Self.failure(.param, .d1, "\(key) (kSecMatch…) in a delete query is refused on iOS")
         case .copyMatching: break
         }
         switch key {
@@ -180,7 +180,7 @@ struct SecQuery {
             default: count = nil
             }
             guard let count else {
-                return Self.failure(.param, "Q7", "kSecMatchLimit \(value.shortDescription) is not One, All or a number")
+                return Self.failure(.param, .q7, "kSecMatchLimit \(value.shortDescription) is not One, All or a number")
             }
             switch count {
             case 1: limit = .one
@@ -193,35 +193,35 @@ struct SecQuery {
             return nil  // Q13: accepted, no effect on iOS.
         case "m_HostOrSubdomainOfHost":
             guard itemClass == .internetPassword else {
-                return Self.failure(.unimplemented, "Q13", "kSecMatchHostOrSubdomainOfHost applies to internet passwords only")
+                return Self.failure(.unimplemented, .q13, "kSecMatchHostOrSubdomainOfHost applies to internet passwords only")
             }
-            guard case .string(let host) = value else { return Self.failure(.param, "Q13", "the host must be a string") }
+            guard case .string(let host) = value else { return Self.failure(.param, .q13, "the host must be a string") }
             filters["m_Host"] = .string(host)
             return nil
         case "m_Issuers", "m_Policy":
             guard itemClass == .certificate || itemClass == .identity else {
-                return Self.failure(.unimplemented, "Q13", "\(key) applies to certificates and identities only")
+                return Self.failure(.unimplemented, .q13, "\(key) applies to certificates and identities only")
             }
-            return Self.failure(.unimplemented, "Q13", "\(key): certificate trust evaluation is out of this model's scope")
+            return Self.failure(.unimplemented, .q13, "\(key): certificate trust evaluation is out of this model's scope")
         default:
             // Q13′ (§9): a match key with no handler for the class is accepted
             // and ignored (the server refuses only issuers, policy and host
             // outside their classes); on certificates, trust evaluation is out of scope.
             if itemClass == .certificate || itemClass == .identity {
-                return Self.failure(.unimplemented, "Q13", "\(key): certificate trust evaluation is out of this model's scope")
+                return Self.failure(.unimplemented, .q13, "\(key): certificate trust evaluation is out of this model's scope")
             }
             return nil
         }
     }
 
     mutating func takeReturn(_ key: String, _ value: SecValue) -> SecOutcome? {
-        guard let flag = value.boolValue else { return Self.failure(.param, "Q8", "\(key) must be a boolean") }
+        guard let flag = value.boolValue else { return Self.failure(.param, .q8, "\(key) must be a boolean") }
         switch key {
         case "r_Data": returnData = flag
         case "r_Attributes": returnAttributes = flag
         case "r_Ref": returnRef = flag
         case "r_PersistentRef": returnPersistentRef = flag
-        default: return Self.failure(.param, "§1d", "\"\(key)\" is not a kSecReturn key")
+        default: return Self.failure(.param, .dispatch, "\"\(key)\" is not a kSecReturn key")
         }
         if flag { returnKeys.append(key) }
         return nil
@@ -236,34 +236,34 @@ struct SecQuery {
             case .string("u_AuthUIF"): authenticationUI = .fail
             case .string("u_AuthUIS"):
                 guard call == .copyMatching else {
-                    return Self.failure(.param, "A12", "kSecUseAuthenticationUISkip is for SecItemCopyMatching only")
+                    return Self.failure(.param, .a12, "kSecUseAuthenticationUISkip is for SecItemCopyMatching only")
                 }
                 authenticationUI = .skip
             case .bool:
                 // A12 (§9): the client strips a Boolean (the legacy `true`) and the call runs as Allow.
                 authenticationUIGiven = false
             default:
-                return Self.failure(.param, "A12", "kSecUseAuthenticationUI must be Allow, Fail or Skip, not \(value.shortDescription)")
+                return Self.failure(.param, .a12, "kSecUseAuthenticationUI must be Allow, Fail or Skip, not \(value.shortDescription)")
             }
             return nil
         case "u_NoAuthUI":
-            guard let flag = value.boolValue else { return Self.failure(.param, "A12", "kSecUseNoAuthenticationUI must be a boolean") }
+            guard let flag = value.boolValue else { return Self.failure(.param, .a12, "kSecUseNoAuthenticationUI must be a boolean") }
             if flag && !authenticationUIGiven { authenticationUI = .fail }
             return nil
         case "u_AuthCtx":
             guard case .context(let id) = value else {
-                return Self.failure(.param, "AC8", "kSecUseAuthenticationContext must be an LAContext, not \(value.shortDescription)")
+                return Self.failure(.param, .ac8, "kSecUseAuthenticationContext must be an LAContext, not \(value.shortDescription)")
             }
             context = id
             return nil
         case "u_CredRef":
-            return Self.failure(.param, "Q16", "kSecUseCredentialReference is not accepted with this model's contexts")
+            return Self.failure(.param, .q16, "kSecUseCredentialReference is not accepted with this model's contexts")
         case "u_OpPrompt":
-            guard case .string(let text) = value else { return Self.failure(.param, "AC9", "kSecUseOperationPrompt must be a string") }
+            guard case .string(let text) = value else { return Self.failure(.param, .ac9, "kSecUseOperationPrompt must be a string") }
             operationPrompt = text
             return nil
         default:
-            return Self.failure(.param, "§1d", "\"\(key)\" is not a kSecUse key this keychain takes")
+            return Self.failure(.param, .dispatch, "\"\(key)\" is not a kSecUse key this keychain takes")
         }
     }
 
@@ -271,28 +271,28 @@ struct SecQuery {
         switch key {
         case "v_Data":
             guard case .data(let bytes) = value else {
-                return Self.failure(.param, "A4", "kSecValueData must be data, not \(value.shortDescription)")
+                return Self.failure(.param, .a4, "kSecValueData must be data, not \(value.shortDescription)")
             }
             valueData = bytes  // Q5: a query ignores it; only add stores it.
             valueDataGiven = true
             return nil
         case "v_Ref":
             if call == .add && itemClass.isPassword {
-                return Self.failure(.param, "A7", "a password cannot be added by kSecValueRef")
+                return Self.failure(.param, .a7, "a password cannot be added by kSecValueRef")
             }
             guard case .key(let id) = value else {
                 return Self.failure(
-                    .param, "A7", "kSecValueRef must be a SecKey here (certificates and identities by reference are out of scope)")
+                    .param, .a7, "kSecValueRef must be a SecKey here (certificates and identities by reference are out of scope)")
             }
             valueRef = id
             return nil
         case "v_PersistentRef":
-            if call == .add { return Self.failure(.param, "A7", "kSecValuePersistentRef has no place in SecItemAdd") }
-            guard case .data(let bytes) = value else { return Self.failure(.param, "Q15", "kSecValuePersistentRef must be data") }
+            if call == .add { return Self.failure(.param, .a7, "kSecValuePersistentRef has no place in SecItemAdd") }
+            guard case .data(let bytes) = value else { return Self.failure(.param, .q15, "kSecValuePersistentRef must be data") }
             persistentRef = bytes
             return nil
         default:
-            return Self.failure(.param, "§1d", "\"\(key)\" is not a kSecValue key")
+            return Self.failure(.param, .dispatch, "\"\(key)\" is not a kSecValue key")
         }
     }
 }

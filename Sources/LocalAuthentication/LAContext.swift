@@ -168,7 +168,7 @@ open class LAContext: NSObject, SecContextHandle, @unchecked Sendable {
     // MARK: Plumbing
 
     /// What a stale context answers (issue 52, item 2).
-    private static let stale = LAOutcome(.invalidContext, rule: "LA7", "the LAContext belongs to a simulation that was reset since")
+    private static let stale = LAOutcome(.invalidContext, rule: .la7, "the LAContext belongs to a simulation that was reset since")
 
     private var settings: ContextSettings {
         run { $0.settings(of: $1) } ?? ContextSettings()

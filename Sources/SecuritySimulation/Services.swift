@@ -126,7 +126,7 @@ public final class SimulationServices: Sendable {
         Simulation.current.withEngine {
             // The status is the DCError code (0 for success and for unknownSystemFailure: the reason names which).
             $0.logCall(
-                record.call, status: Int32(record.code?.rawValue ?? 0), rule: "DC",
+                record.call, status: Int32(record.code?.rawValue ?? 0), rule: .deviceCheck,
                 reason: "\(record.code?.name ?? "ok"): \(record.reason)")
         }
     }

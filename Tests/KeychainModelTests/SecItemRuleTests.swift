@@ -28,7 +28,7 @@ import Testing
 
     func expect(_ outcome: SecOutcome, _ status: SecStatus, _ rule: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(outcome.status == status, "\(outcome.explanation)", sourceLocation: sourceLocation)
-        #expect(outcome.rule == rule, "\(outcome.explanation)", sourceLocation: sourceLocation)
+        #expect(outcome.rule.rawValue == rule, "\(outcome.explanation)", sourceLocation: sourceLocation)
     }
 
     func control(_ engine: inout KeychainEngine, _ flags: AccessControlFlags, _ protection: String = "ak") -> SecValue {
@@ -37,6 +37,18 @@ import Testing
             return .unsupported("none")
         }
         return .accessControl(value)
+    }
+
+    /// Issue 48, item 3: every rule id of the rule book is one case of
+    /// `SecRule`, the type every outcome's rule has.
+    @Test(arguments: [("P", 3), ("Q", 16), ("A", 13), ("U", 6), ("D", 4), ("K", 5), ("AC", 10), ("LA", 12)])
+    func everyRuleOfTheBookIsACase(_ prefix: String, _ count: Int) {
+        for number in 1...count {
+            #expect(SecRule(rawValue: "\(prefix)\(number)") != nil, "\(prefix)\(number) is not a SecRule")
+        }
+        #expect(
+            SecRule.allCases.filter { $0.rawValue.hasPrefix(prefix) && $0.rawValue.dropFirst(prefix.count).allSatisfy(\.isNumber) }.count
+                == count)
     }
 
     // MARK: §2 primary keys
@@ -299,7 +311,7 @@ import Testing
         engine.apply(.passcodeRemoved)
         // §9: the akpu items are deleted with the passcode.
         #expect(engine.itemCount == 0)
-        #expect(engine.calls.last?.rule == "A11")
+        #expect(engine.calls.last?.rule == .a11)
         expect(engine.copyMatching(Self.query(), wantsResult: false), .itemNotFound, "Q11")
         engine.apply(.passcodeSet)
         expect(engine.copyMatching(Self.query(), wantsResult: false), .itemNotFound, "Q11")
@@ -450,12 +462,12 @@ import Testing
         var big = Self.secureEnclaveKey
         big["bsiz"] = .number(384)
         if case .failure(let failure) = engine.createRandomKey(big) {
-            #expect(failure.status == .param && failure.rule == "K2")
+            #expect(failure.status == .param && failure.rule == .k2)
         } else {
             Issue.record("a 384-bit Secure Enclave key was made")
         }
         if case .failure(let failure) = engine.createRandomKey(["bsiz": .number(256)]) {
-            #expect(failure.rule == "K3")
+            #expect(failure.rule == .k3)
         } else {
             Issue.record("a key without a type was made")
         }
@@ -470,7 +482,7 @@ import Testing
         guard case .failure(let failure) = engine.sign(key: key, algorithm: KeyAlgorithm.messageX962SHA256.rawValue, data: [1]) else {
             return fail("signed without the user")
         }
-        #expect(failure.domain == "com.apple.LocalAuthentication" && failure.code == -2 && failure.rule == "K4")
+        #expect(failure.domain == "com.apple.LocalAuthentication" && failure.code == -2 && failure.rule == .k4)
     }
 
     // MARK: §5 access control
@@ -483,7 +495,7 @@ import Testing
             case .failure(let failure) = engine.createAccessControl(
                 protection: .string("ak"), flags: UInt64(AccessControlFlags([.or, .and]).rawValue))
         else { return fail("or with and accepted") }
-        #expect(failure.status == .param && failure.rule == "AC1")
+        #expect(failure.status == .param && failure.rule == .ac1)
         guard case .failure = engine.createAccessControl(protection: .string("nope"), flags: 0) else { return fail("bad protection") }
     }
 
@@ -599,7 +611,7 @@ import Testing
         engine.setSettings(settings, of: context)
         #expect(engine.settings(of: context).allowableReuseDuration == 300)
         let outcome = engine.evaluatePolicy(context: context, policy: 1, reason: "Sign in")
-        #expect(outcome.succeeded && outcome.prompts == 0 && outcome.rule == "LA5")
+        #expect(outcome.succeeded && outcome.prompts == 0 && outcome.rule == .la5)
         engine.now += 400
         let late = engine.newContext()
         engine.setSettings(settings, of: late)
@@ -613,7 +625,7 @@ import Testing
         engine.answers = [.biometryMatch]
         #expect(engine.evaluatePolicy(context: context, policy: 1, reason: "r").prompts == 1)
         let again = engine.evaluatePolicy(context: context, policy: 1, reason: "r")
-        #expect(again.succeeded && again.prompts == 0 && again.rule == "LA6")
+        #expect(again.succeeded && again.prompts == 0 && again.rule == .la6)
         engine.invalidate(context: context)
         engine.invalidate(context: context)
         #expect(engine.evaluatePolicy(context: context, policy: 1, reason: "r").code == .invalidContext)
@@ -628,7 +640,7 @@ import Testing
         #expect(engine.evaluatePolicy(context: context, policy: 2, reason: "r").code == .notInteractive)
         let other = engine.newContext()
         let empty = engine.evaluatePolicy(context: other, policy: 2, reason: "")
-        #expect(empty.rule == "LA9" && empty.prompts == 0 && engine.wouldCrashOnDevice.count == 1)
+        #expect(empty.rule == .la9 && empty.prompts == 0 && engine.wouldCrashOnDevice.count == 1)
     }
 
     @Test func fallbackEndsABiometricEvaluation() {
