@@ -325,6 +325,7 @@ let package = Package(
                 "TestSupport", "AppAttest",
                 "StrictCBOR",
                 "KeychainAccessControl", "KeychainModel", "LocalAuthorization",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(
             name: "FuzzTargetsTests",

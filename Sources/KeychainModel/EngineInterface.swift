@@ -68,7 +68,7 @@ public enum LAPolicyValue: Int, Sendable, Hashable, CaseIterable {
 public enum LAAccessControlOperationValue: Int, Sendable, Hashable, CaseIterable {
     case createItem = 0, useItem, createKey, useKeySign, useKeyDecrypt, useKeyKeyExchange
 
-    var operation: KeychainOperation {
+    package var operation: KeychainOperation {
         switch self {
         case .createItem: .createItem
         case .useItem: .useItem

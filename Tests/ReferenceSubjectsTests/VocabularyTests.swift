@@ -4,6 +4,7 @@ import ConformanceKit
 import VectorContract
 import KeychainAccessControl
 import KeychainModel
+import ReferenceSubjects
 import LocalAuthorization
 import StrictCBOR
 import Testing

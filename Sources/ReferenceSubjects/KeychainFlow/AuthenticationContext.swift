@@ -1,4 +1,5 @@
 import KeychainAccessControl
+import KeychainModel
 
 /// LocalAuthentication policies of the keychain-flow vocabulary.
 public enum AuthenticationPolicy: String, Sendable, Hashable, CaseIterable, Codable {
@@ -13,8 +14,8 @@ public struct AuthenticationContext: Sendable, Hashable {
     /// `evaluatedPolicyDomainState`: set by a successful biometric check or evaluation (LA4).
     public let domainState: [UInt8]?
 
-    init(_ state: ContextState, evidence: Evidence) {
-        self.evidence = evidence
+    init(_ state: KeychainEngine.ContextSnapshot) {
+        evidence = state.evidence
         invalidated = state.invalidated
         domainState = state.domainState
     }

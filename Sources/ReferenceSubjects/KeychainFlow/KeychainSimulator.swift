@@ -1,4 +1,5 @@
 import KeychainAccessControl
+import KeychainModel
 
 /// `kSecUseAuthenticationUI`.
 public enum AuthenticationUI: String, Sendable, Hashable, CaseIterable, Codable {
@@ -48,7 +49,9 @@ public struct StepOutcome: Sendable, Hashable {
 }
 
 /// The keychain-flow vocabulary (docs/models/keychain-flows.md) over
-/// ``KeychainEngine``: one model, two vocabularies. Each call is translated
+/// ``KeychainEngine``: one model, two vocabularies. It lives with the
+/// reference subject, not in the model: the engine keeps only the
+/// keychain, and the trace vocabulary is translated into Apple's calls here. Each call is translated
 /// into the engine's Apple-keyed dictionary and answered as the engine
 /// answers; contexts are named by label, and a step's `user` is the answer
 /// to the prompt that step raises (none: the strict default, a cancel).
@@ -67,14 +70,13 @@ public struct KeychainSimulator: Sendable {
 
     /// The contexts by label, as the engine keeps them.
     public var contexts: [String: AuthenticationContext] {
-        labels.compactMapValues { id in engine.contexts[id].map { AuthenticationContext($0, evidence: engine.evidence(of: id)) } }
+        labels.compactMapValues { id in engine.contextState(id).map(AuthenticationContext.init) }
     }
 
     /// The access control that governs the first item matching `query`, if
     /// any (a Secure Enclave key's travels with the key: K5).
     public func accessControl(matching query: ItemQuery) -> AccessControl? {
-        guard case .success(let parsed) = SecQuery.parse(Self.dictionary(query), for: .copyMatching) else { return nil }
-        return engine.matches(parsed).first.flatMap { engine.items[$0].map(engine.governingAccess) }
+        engine.governingAccessControl(matching: Self.dictionary(query))
     }
 
     // MARK: Translation
@@ -259,7 +261,7 @@ public struct KeychainSimulator: Sendable {
         defer { engine.releaseKey(key) }
         queue(user)
         let before = engine.prompts.count
-        let signed = engine.sign(key: key, algorithm: KeyAlgorithm.messageX962SHA256.rawValue, data: message)
+        let signed = engine.sign(key: key, algorithm: SecKeyAlgorithmName.ecdsaMessageX962SHA256, data: message)
         engine.answers = []
         let prompts = engine.prompts.count - before
         switch signed {

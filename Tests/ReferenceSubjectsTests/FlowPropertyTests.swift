@@ -1,6 +1,7 @@
 import KeychainAccessControl
 import KeychainModel
 import PropertyBased
+import ReferenceSubjects
 import Testing
 import TestSupport
 

@@ -1,0 +1,34 @@
+import KeychainAccessControl
+
+/// What the trace vocabulary of `keychain-flow` (ReferenceSubjects'
+/// `KeychainSimulator`) reads of the engine beside Apple's calls: a
+/// context's proof and the access control that governs an item. Package
+/// API: the engine keeps only the keychain.
+extension KeychainEngine {
+    /// A context as the engine holds it now.
+    package struct ContextSnapshot: Sendable, Hashable {
+        /// What it has proved (none once invalidated or expired).
+        package let evidence: Evidence
+        package let invalidated: Bool
+        /// `evaluatedPolicyDomainState` (LA4).
+        package let domainState: [UInt8]?
+    }
+
+    /// The context `id`, or nil when there is none.
+    package func contextState(_ id: Int) -> ContextSnapshot? {
+        guard let state = contexts[id] else { return nil }
+        return ContextSnapshot(evidence: evidence(of: id), invalidated: state.invalidated, domainState: state.domainState)
+    }
+
+    /// The access control that governs the first item a copy query finds
+    /// (a Secure Enclave key's own, K5); nil when nothing matches or the query does not parse.
+    package func governingAccessControl(matching dictionary: [String: SecValue]) -> AccessControl? {
+        guard case .success(let query) = SecQuery.parse(dictionary, for: .copyMatching) else { return nil }
+        return matches(query).first.flatMap { items[$0].map(governingAccess) }
+    }
+}
+
+/// Apple's names of the signature algorithms the engine implements (rule book §1b).
+package enum SecKeyAlgorithmName {
+    package static let ecdsaMessageX962SHA256 = KeyAlgorithm.messageX962SHA256.rawValue
+}
