@@ -11,16 +11,28 @@ import SecuritySimulation
 extension FuzzTargets {
     /// Keys the calls are built from: Apple's, a few the class lacks, and nonsense.
     static let secItemKeys = [
-        "class", "acct", "svce", "pdmn", "sync", "agrp", "labl", "gena", "srvr", "ptcl", "port", "atag", "klbl", "kcls", "type",
-        "bsiz", "slnr", "issr", "accc", "tkid", "nleg", "musr", "m_Limit", "m_CaseInsensitive", "m_HostOrSubdomainOfHost",
-        "m_Issuers", "r_Data", "r_Attributes", "r_Ref", "r_PersistentRef", "u_AuthUI", "u_OpPrompt", "u_NoAuthUI", "v_Data",
-        "v_PersistentRef", "f_Ignored", "zzzz", "xyz", "", "persistref",
+        SecName.kSecClass, SecName.kSecAttrAccount, SecName.kSecAttrService, SecName.kSecAttrAccessible, SecName.kSecAttrSynchronizable,
+        SecName.kSecAttrAccessGroup, SecName.kSecAttrLabel, SecName.kSecAttrGeneric, SecName.kSecAttrServer, SecName.kSecAttrProtocol,
+        SecName.kSecAttrPort, SecName.kSecAttrApplicationTag, SecName.kSecAttrApplicationLabel, SecName.kSecAttrKeyClass,
+        SecName.kSecAttrType,
+        SecName.kSecAttrKeySizeInBits, SecName.kSecAttrSerialNumber, SecName.kSecAttrIssuer, SecName.kSecAttrAccessControl,
+        SecName.kSecAttrTokenID, SecName.kSecUseDataProtectionKeychain, "musr", SecName.kSecMatchLimit, SecName.kSecMatchCaseInsensitive,
+        SecName.kSecMatchHostOrSubdomainOfHost,
+        SecName.kSecMatchIssuers, SecName.kSecReturnData, SecName.kSecReturnAttributes, SecName.kSecReturnRef,
+        SecName.kSecReturnPersistentRef, SecName.kSecUseAuthenticationUI, SecName.kSecUseOperationPrompt, SecName.kSecUseNoAuthenticationUI,
+        SecName.kSecValueData,
+        SecName.kSecValuePersistentRef, "f_Ignored", "zzzz", "xyz", "", "persistref",
     ]
     /// String values: classes, protection classes, limits, UI values, and plain text.
     static let secItemStrings = [
-        "genp", "inet", "cert", "keys", "idnt", "nope", "ak", "ck", "dk", "aku", "cku", "dku", "akpu", "f", "m_LimitOne", "m_LimitAll",
-        "syna", "u_AuthUIA", "u_AuthUIF", "u_AuthUIS", "", "alice", "svc", "TEAMID1234.com.example.app", "com.apple.token", "73",
-        "htps", "é",
+        SecName.kSecClassGenericPassword, SecName.kSecClassInternetPassword, SecName.kSecClassCertificate, SecName.kSecClassKey,
+        SecName.kSecClassIdentity, "nope", SecName.kSecAttrAccessibleWhenUnlocked, SecName.kSecAttrAccessibleAfterFirstUnlock,
+        SecName.kSecAttrAccessibleAlways, SecName.kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+        SecName.kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, SecName.kSecAttrAccessibleAlwaysThisDeviceOnly,
+        SecName.kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, "f", SecName.kSecMatchLimitOne, SecName.kSecMatchLimitAll,
+        SecName.kSecAttrSynchronizableAny, SecName.kSecUseAuthenticationUIAllow, SecName.kSecUseAuthenticationUIFail,
+        SecName.kSecUseAuthenticationUISkip, "", "alice", "svc", "TEAMID1234.com.example.app", "com.apple.token", "73",
+        SecName.kSecAttrProtocolHTTPS, "é",
     ]
 
     /// Reads bytes as a stream of small choices; past the end every read is 0.
@@ -66,9 +78,12 @@ extension FuzzTargets {
         var model: [String: SecValue] = [:]
         let api = NSMutableDictionary()
         if reader.next() % 4 != 0 {
-            let name = ["genp", "inet", "keys", "cert", "idnt"][reader.next() % 5]
-            model["class"] = .string(name)
-            api["class" as NSString] = name as NSString
+            let name = [
+                SecName.kSecClassGenericPassword, SecName.kSecClassInternetPassword, SecName.kSecClassKey, SecName.kSecClassCertificate,
+                SecName.kSecClassIdentity,
+            ][reader.next() % 5]
+            model[SecName.kSecClass] = .string(name)
+            api[SecName.kSecClass as NSString] = name as NSString
         }
         for _ in 0..<(reader.next() % 6) {
             let key = secItemKeys[reader.next() % secItemKeys.count]

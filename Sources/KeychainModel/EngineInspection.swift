@@ -27,8 +27,3 @@ extension KeychainEngine {
         return matches(query).first.flatMap { items[$0].map(governingAccess) }
     }
 }
-
-/// Apple's names of the signature algorithms the engine implements (rule book §1b).
-package enum SecKeyAlgorithmName {
-    package static let ecdsaMessageX962SHA256 = KeyAlgorithm.messageX962SHA256.rawValue
-}

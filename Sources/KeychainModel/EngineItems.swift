@@ -54,11 +54,11 @@ extension KeychainEngine {
                 "the class \(protection.rawValue) is locked: encryption comes before the duplicate check")
         }
         var stored = query.filters
-        stored["pdmn"] = .string(protection.rawValue)
-        stored["agrp"] = .string(group)
-        stored["sync"] = .bool(synchronizable)
-        stored["cdat"] = .date(now)
-        stored["mdat"] = .date(now)
+        stored[SecName.kSecAttrAccessible] = .string(protection.rawValue)
+        stored[SecName.kSecAttrAccessGroup] = .string(group)
+        stored[SecName.kSecAttrSynchronizable] = .bool(synchronizable)
+        stored[SecName.kSecAttrCreationDate] = .date(now)
+        stored[SecName.kSecAttrModificationDate] = .date(now)
         var keyID = keyMaterial
         if query.itemClass == .key, keyID == nil, let reference = query.valueRef {
             guard let material = keys[reference], material.privateKey != nil || material.secureEnclave else {
@@ -101,7 +101,7 @@ extension KeychainEngine {
 
     /// P1: what an add that collides often misunderstands.
     func samePrimaryKeyNote(_ query: SecQuery) -> String {
-        if query.protection != nil || query.filters["labl"] != nil || query.filters["gena"] != nil {
+        if query.protection != nil || query.filters[SecName.kSecAttrLabel] != nil || query.filters[SecName.kSecAttrGeneric] != nil {
             return "; kSecAttrAccessible, label and generic data are not part of the primary key (P1)"
         }
         return ""
@@ -109,7 +109,7 @@ extension KeychainEngine {
 
     /// A group an item may be written to (A2, Q6).
     func checkWritableGroup(_ group: String, rule: SecRule) -> SecOutcome? {
-        if group == "com.apple.token" {
+        if group == SecName.kSecAttrAccessGroupToken {
             return SecOutcome(.missingEntitlement, rule: .a2, "the token group com.apple.token is never writable")
         }
         guard app.accessGroups.contains(group) else {
@@ -166,7 +166,10 @@ extension KeychainEngine {
     }
 
     func describeKey(_ item: StoredSecItem) -> String {
-        let shown = ["acct", "svce", "srvr", "atag", "slnr"].compactMap { name -> String? in
+        let shown = [
+            SecName.kSecAttrAccount, SecName.kSecAttrService, SecName.kSecAttrServer, SecName.kSecAttrApplicationTag,
+            SecName.kSecAttrSerialNumber,
+        ].compactMap { name -> String? in
             guard let value = item.attributes[name], value != .string(""), value != .data([]) else { return nil }
             return "\(name)=\(value.shortDescription)"
         }
@@ -198,16 +201,16 @@ extension KeychainEngine {
     /// What keeps `item` from matching `query` (empty: it matches).
     func misses(_ item: StoredSecItem, _ query: SecQuery) -> [MissReason] {
         var reasons: [MissReason] = []
-        if item.itemClass != query.itemClass { reasons.append(.attribute("class")) }
+        if item.itemClass != query.itemClass { reasons.append(.attribute(SecName.kSecClass)) }
         for (name, wanted) in query.filters {
             switch name {
-            case "pdmn":
-                if item.attributes["pdmn"] != wanted { reasons.append(.protection) }
+            case SecName.kSecAttrAccessible:
+                if item.attributes[SecName.kSecAttrAccessible] != wanted { reasons.append(.protection) }
             case "m_Host":
-                guard case .string(let host) = wanted, case .string(let server)? = item.attributes["srvr"],
+                guard case .string(let host) = wanted, case .string(let server)? = item.attributes[SecName.kSecAttrServer],
                     server == host || server.hasSuffix("." + host)
                 else {
-                    reasons.append(.attribute("srvr"))
+                    reasons.append(.attribute(SecName.kSecAttrServer))
                     continue
                 }
             default:
@@ -223,7 +226,9 @@ extension KeychainEngine {
         case .any: break
         }
         if let group = query.accessGroup, item.accessGroup != group { reasons.append(.accessGroup) }
-        if let reference = query.valueRef, item.key == nil || keys[reference]?.item != item.order { reasons.append(.attribute("v_Ref")) }
+        if let reference = query.valueRef, item.key == nil || keys[reference]?.item != item.order {
+            reasons.append(.attribute(SecName.kSecValueRef))
+        }
         if !item.access.exists(on: device) { reasons.append(.lost) }
         return reasons
     }
@@ -243,14 +248,14 @@ extension KeychainEngine {
         var near = query
         near.sync = .any
         near.accessGroup = nil
-        near.filters["pdmn"] = nil
+        near.filters[SecName.kSecAttrAccessible] = nil
         for id in candidates(near) {
             guard let item = items[id] else { continue }
             let reasons = misses(item, query)
             guard reasons.count == 1, let reason = reasons.first else { continue }
             switch reason {
             case .protection:
-                let asked = query.filters["pdmn"]?.stringValue ?? "?"
+                let asked = query.filters[SecName.kSecAttrAccessible]?.stringValue ?? "?"
                 return SecOutcome(
                     .itemNotFound, rule: .q4,
                     "the query's kSecAttrAccessible \(asked) filters out the item stored as \(item.protection.rawValue)")
@@ -291,7 +296,7 @@ extension KeychainEngine {
         case .failure(let outcome): return outcome
         case .success(let parsed): query = parsed
         }
-        if let group = query.accessGroup, !app.accessGroups.contains(group), group != "com.apple.token" {
+        if let group = query.accessGroup, !app.accessGroups.contains(group), group != SecName.kSecAttrAccessGroupToken {
             return SecOutcome(.missingEntitlement, rule: .q6, "the app is not entitled to access group \(group)")
         }
         let found = matches(query)
@@ -388,9 +393,9 @@ extension KeychainEngine {
             return reference
         }
         var result: [String: SecValue] = query.returnAttributes || query.returnData ? attributes(of: item) : [:]
-        if query.returnData, let data { result["v_Data"] = .data(data) }
-        if let reference { result["v_Ref"] = reference }
-        if query.returnPersistentRef { result["v_PersistentRef"] = .data(item.persistentRef) }
+        if query.returnData, let data { result[SecName.kSecValueData] = .data(data) }
+        if let reference { result[SecName.kSecValueRef] = reference }
+        if query.returnPersistentRef { result[SecName.kSecValuePersistentRef] = .data(item.persistentRef) }
         return .dictionary(result)
     }
 
@@ -412,8 +417,8 @@ extension KeychainEngine {
     /// The attributes an item reports (its class included).
     func attributes(of item: StoredSecItem) -> [String: SecValue] {
         var result = item.attributes
-        result["class"] = .string(item.itemClass.rawValue)
-        if let control = item.accessValue { result["accc"] = .accessControl(control) }
+        result[SecName.kSecClass] = .string(item.itemClass.rawValue)
+        if let control = item.accessValue { result[SecName.kSecAttrAccessControl] = .accessControl(control) }
         return result
     }
 
@@ -456,7 +461,7 @@ extension KeychainEngine {
         var newControl: SecAccessControlValue?
         for name in changes.keys.sorted() {
             guard let value = changes[name] else { continue }
-            if name == "v_Data" {
+            if name == SecName.kSecValueData {
                 guard case .data(let bytes) = value else {
                     return SecOutcome(.param, rule: .u2, "kSecValueData must be data, not \(value.shortDescription)")
                 }
@@ -464,29 +469,31 @@ extension KeychainEngine {
                 continue
             }
             if name == "musr" { continue }
-            guard name.utf8.count == 4, query.itemClass.attributes.contains(name) || name == "agrp" || name == "sync" else {
+            guard name.utf8.count == 4,
+                query.itemClass.attributes.contains(name) || name == SecName.kSecAttrAccessGroup || name == SecName.kSecAttrSynchronizable
+            else {
                 return SecOutcome(
                     .noSuchAttr, rule: .u2,
                     "\"\(name)\" cannot be updated: attributesToUpdate holds only the class's attributes and kSecValueData")
             }
             switch name {
-            case "accc":
+            case SecName.kSecAttrAccessControl:
                 guard case .accessControl(let control) = value else {
                     return SecOutcome(.param, rule: .q16, "kSecAttrAccessControl must be a SecAccessControl")
                 }
                 newControl = control
-            case "pdmn":
+            case SecName.kSecAttrAccessible:
                 guard let text = value.stringValue, ProtectionClass(rawValue: text) != nil else {
                     return SecOutcome(.param, rule: .a1, "kSecAttrAccessible \(value.shortDescription) is not a protection class")
                 }
                 newAttributes[name] = value
-            case "agrp":
+            case SecName.kSecAttrAccessGroup:
                 guard let group = value.stringValue else { return SecOutcome(.param, rule: .q6, "kSecAttrAccessGroup must be a string") }
                 if let refusal = checkWritableGroup(group, rule: .u4) { return refusal }
                 newAttributes[name] = value
-            case "sync":
+            case SecName.kSecAttrSynchronizable:
                 // A13′ (§9): Any in attributesToUpdate is accepted and ignored.
-                if value == .string("syna") { continue }
+                if value == .string(SecName.kSecAttrSynchronizableAny) { continue }
                 guard let flag = value.boolValue else { return SecOutcome(.param, rule: .q3, "kSecAttrSynchronizable must be a boolean") }
                 newAttributes[name] = .bool(flag)
             default:
@@ -496,7 +503,7 @@ extension KeychainEngine {
                 newAttributes[name] = normalized
             }
         }
-        if newControl != nil, newAttributes["pdmn"] != nil {
+        if newControl != nil, newAttributes[SecName.kSecAttrAccessible] != nil {
             return SecOutcome(
                 .param, rule: .a8,
                 "attributesToUpdate has kSecAttrAccessible beside a kSecAttrAccessControl made by SecAccessControlCreateWithFlags")
@@ -525,9 +532,10 @@ extension KeychainEngine {
                 return SecOutcome(status, rule: rule, "the update authenticates first (U6): \(reason)", prompts: prompts)
             }
             for (name, value) in newAttributes { item.attributes[name] = value }
-            let protection = newControl?.protection ?? newAttributes["pdmn"]?.stringValue.flatMap(ProtectionClass.init(rawValue:))
+            let protection =
+                newControl?.protection ?? newAttributes[SecName.kSecAttrAccessible]?.stringValue.flatMap(ProtectionClass.init(rawValue:))
             if protection != nil || newControl != nil {
-                let flags = newControl?.flags ?? (newAttributes["pdmn"] != nil ? [] : item.access.flags)
+                let flags = newControl?.flags ?? (newAttributes[SecName.kSecAttrAccessible] != nil ? [] : item.access.flags)
                 let resolved = protection ?? item.protection
                 if item.synchronizable, !flags.isEmpty || newControl != nil {
                     return SecOutcome(.param, rule: .a9, "a synchronizable item cannot carry a kSecAttrAccessControl", prompts: prompts)
@@ -538,8 +546,8 @@ extension KeychainEngine {
                     return outcome
                 case .success(let bound):
                     item.access = bound
-                    item.accessValue = newControl ?? (newAttributes["pdmn"] != nil ? nil : item.accessValue)
-                    item.attributes["pdmn"] = .string(resolved.rawValue)
+                    item.accessValue = newControl ?? (newAttributes[SecName.kSecAttrAccessible] != nil ? nil : item.accessValue)
+                    item.attributes[SecName.kSecAttrAccessible] = .string(resolved.rawValue)
                 }
             }
             if item.synchronizable, item.accessValue != nil {
@@ -547,11 +555,11 @@ extension KeychainEngine {
             }
             if let newData { item.data = newData }
             let previous =
-                item.attributes["mdat"].flatMap { value -> Double? in
+                item.attributes[SecName.kSecAttrModificationDate].flatMap { value -> Double? in
                     if case .date(let time) = value { return time }
                     return nil
                 } ?? 0
-            item.attributes["mdat"] = .date(max(now, previous + 0.001))
+            item.attributes[SecName.kSecAttrModificationDate] = .date(max(now, previous + 0.001))
             updated[id] = item
         }
         var seen: [SecPrimaryKey: Int] = [:]

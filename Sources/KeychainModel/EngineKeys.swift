@@ -30,12 +30,15 @@ struct KeyMaterial: Sendable {
     /// The attributes a key item of this material stores.
     var itemAttributes: [String: SecValue] {
         var result: [String: SecValue] = [
-            "kcls": .number(privateKey != nil || secureEnclave ? 1 : 0), "type": .number(73), "bsiz": .number(256),
-            "esiz": .number(256), "klbl": .data(applicationLabel), "atag": .data(tag), "perm": .bool(true),
-            "sign": .bool(privateKey != nil || secureEnclave), "vrfy": .bool(privateKey == nil && !secureEnclave),
+            SecName.kSecAttrKeyClass: .number(privateKey != nil || secureEnclave ? 1 : 0), SecName.kSecAttrKeyType: .number(73),
+            SecName.kSecAttrKeySizeInBits: .number(256),
+            SecName.kSecAttrEffectiveKeySize: .number(256), SecName.kSecAttrApplicationLabel: .data(applicationLabel),
+            SecName.kSecAttrApplicationTag: .data(tag), SecName.kSecAttrIsPermanent: .bool(true),
+            SecName.kSecAttrCanSign: .bool(privateKey != nil || secureEnclave),
+            SecName.kSecAttrCanVerify: .bool(privateKey == nil && !secureEnclave),
         ]
-        if secureEnclave { result["tkid"] = .string("com.apple.setoken") }
-        if let label { result["labl"] = .string(label) }
+        if secureEnclave { result[SecName.kSecAttrTokenID] = .string(SecName.kSecAttrTokenIDSecureEnclave) }
+        if let label { result[SecName.kSecAttrLabel] = .string(label) }
         return result
     }
 }
@@ -109,22 +112,22 @@ extension KeychainEngine {
 
     mutating func makeRandomKey(_ parameters: [String: SecValue]) -> Result<Int, SecFailure> {
         var merged = parameters
-        if merged["u_AuthUI"] == .string("u_AuthUIS") {
+        if merged[SecName.kSecUseAuthenticationUI] == .string(SecName.kSecUseAuthenticationUISkip) {
             return .failure(failure(.param, .a12, "kSecUseAuthenticationUISkip is for SecItemCopyMatching only"))
         }
-        if case .dictionary(let privateAttributes)? = parameters["private"] {
+        if case .dictionary(let privateAttributes)? = parameters[SecName.kSecPrivateKeyAttrs] {
             for (name, value) in privateAttributes { merged[name] = value }
         }
-        switch merged["type"]?.normalized(for: "type") {
+        switch merged[SecName.kSecAttrKeyType]?.normalized(for: SecName.kSecAttrKeyType) {
         case .number(73)?: break
         case .number(42)?: return .failure(failure(.unimplemented, .k3, "RSA keys are out of this model's scope (P-256 only)"))
         default: return .failure(failure(.param, .k3, "kSecAttrKeyType is missing or unknown"))
         }
-        let size = merged["bsiz"]?.normalized(for: "bsiz") ?? .number(256)
+        let size = merged[SecName.kSecAttrKeySizeInBits]?.normalized(for: SecName.kSecAttrKeySizeInBits) ?? .number(256)
         let secureEnclave: Bool
-        switch merged["tkid"] {
+        switch merged[SecName.kSecAttrTokenID] {
         case nil: secureEnclave = false
-        case .string("com.apple.setoken")?: secureEnclave = true
+        case .string(SecName.kSecAttrTokenIDSecureEnclave)?: secureEnclave = true
         case let other?:
             return .failure(failure(.itemNotFound, .ac10, "token \(other.shortDescription) is not present (TKError.tokenNotFound)"))
         }
@@ -132,23 +135,26 @@ extension KeychainEngine {
             if secureEnclave { return .failure(failure(.param, .k2, "the Secure Enclave makes 256-bit EC keys only")) }
             return .failure(failure(.unimplemented, .k3, "only P-256 keys are in this model's scope"))
         }
-        let permanent = merged["perm"]?.boolValue ?? secureEnclave
+        let permanent = merged[SecName.kSecAttrIsPermanent]?.boolValue ?? secureEnclave
         var publicAttributes: [String: SecValue] = [:]
-        if case .dictionary(let attributes)? = parameters["public"] { publicAttributes = attributes }
+        if case .dictionary(let attributes)? = parameters[SecName.kSecPublicKeyAttrs] { publicAttributes = attributes }
         // K1′ (§9): kSecAttrIsPermanent at the top level or in kSecPublicKeyAttrs stores the public key item too.
-        let publicPermanent = !secureEnclave && (publicAttributes["perm"] ?? parameters["perm"])?.boolValue == true
+        let publicPermanent =
+            !secureEnclave && (publicAttributes[SecName.kSecAttrIsPermanent] ?? parameters[SecName.kSecAttrIsPermanent])?.boolValue == true
         var access: AccessControl?
-        if case .accessControl(let control)? = merged["accc"] {
-            if merged["pdmn"] != nil {
+        if case .accessControl(let control)? = merged[SecName.kSecAttrAccessControl] {
+            if merged[SecName.kSecAttrAccessible] != nil {
                 return .failure(failure(.param, .a8, "kSecAttrAccessible beside a kSecAttrAccessControl conflicts"))
             }
             switch bind(protection: control.protection, flags: control.flags) {
             case .failure(let outcome): return .failure(failure(outcome.status, outcome.rule, outcome.reason))
             case .success(let bound): access = bound
             }
-        } else if merged["accc"] != nil {
+        } else if merged[SecName.kSecAttrAccessControl] != nil {
             return .failure(failure(.param, .q16, "kSecAttrAccessControl must be a SecAccessControl"))
-        } else if secureEnclave, let name = merged["pdmn"]?.stringValue, let protection = ProtectionClass(rawValue: name) {
+        } else if secureEnclave, let name = merged[SecName.kSecAttrAccessible]?.stringValue,
+            let protection = ProtectionClass(rawValue: name)
+        {
             // K5: the token keeps the protection the caller asked for; the item itself is always accessible.
             switch bind(protection: protection, flags: []) {
             case .failure(let outcome): return .failure(failure(outcome.status, outcome.rule, outcome.reason))
@@ -157,28 +163,31 @@ extension KeychainEngine {
         }
         let privateKey = P256.Signing.PrivateKey()
         let tag =
-            merged["atag"]?.normalized(for: "atag").flatMap { value -> [UInt8]? in
+            merged[SecName.kSecAttrApplicationTag]?.normalized(for: SecName.kSecAttrApplicationTag).flatMap { value -> [UInt8]? in
                 if case .data(let bytes) = value { return bytes }
                 return nil
             } ?? []
-        let context: Int? = if case .context(let id)? = merged["u_AuthCtx"] { id } else { nil }
+        let context: Int? = if case .context(let id)? = merged[SecName.kSecUseAuthenticationContext] { id } else { nil }
         let material = KeyMaterial(
             privateKey: secureEnclave ? privateKey : privateKey, publicKey: privateKey.publicKey,
             secureEnclave: secureEnclave, item: nil, access: access, context: context, tag: tag,
-            label: merged["labl"]?.stringValue)
+            label: merged[SecName.kSecAttrLabel]?.stringValue)
         let id = nextKey
         nextKey += 1
         keys[id] = material
         if permanent {
-            var attributes: [String: SecValue] = ["class": .string("keys")]
-            for name in ["agrp", "labl", "pdmn", "accc", "sync"] where merged[name] != nil { attributes[name] = merged[name] }
+            var attributes: [String: SecValue] = [SecName.kSecClass: .string(SecName.kSecClassKey)]
+            for name in [
+                SecName.kSecAttrAccessGroup, SecName.kSecAttrLabel, SecName.kSecAttrAccessible, SecName.kSecAttrAccessControl,
+                SecName.kSecAttrSynchronizable,
+            ] where merged[name] != nil { attributes[name] = merged[name] }
             if secureEnclave {
                 // K5 (§9): a token item is stored always accessible and without
                 // kSecAttrAccessControl; the access control travels in the token.
-                attributes["pdmn"] = .string(ProtectionClass.dk.rawValue)
-                attributes["accc"] = nil
+                attributes[SecName.kSecAttrAccessible] = .string(ProtectionClass.dk.rawValue)
+                attributes[SecName.kSecAttrAccessControl] = nil
             }
-            if let tagValue = merged["atag"] { attributes["atag"] = tagValue }
+            if let tagValue = merged[SecName.kSecAttrApplicationTag] { attributes[SecName.kSecAttrApplicationTag] = tagValue }
             let outcome = addItem(attributes, wantsResult: false, keyMaterial: id)
             guard outcome.status == .success else {
                 keys[id] = nil
@@ -186,11 +195,15 @@ extension KeychainEngine {
             }
         }
         if publicPermanent {
-            var attributes: [String: SecValue] = ["class": .string("keys")]
-            for name in ["agrp", "labl", "sync", "atag"] {
+            var attributes: [String: SecValue] = [SecName.kSecClass: .string(SecName.kSecClassKey)]
+            for name in [
+                SecName.kSecAttrAccessGroup, SecName.kSecAttrLabel, SecName.kSecAttrSynchronizable, SecName.kSecAttrApplicationTag,
+            ] {
                 if let value = publicAttributes[name] ?? parameters[name] { attributes[name] = value }
             }
-            if let protection = publicAttributes["pdmn"] ?? parameters["pdmn"] { attributes["pdmn"] = protection }
+            if let protection = publicAttributes[SecName.kSecAttrAccessible] ?? parameters[SecName.kSecAttrAccessible] {
+                attributes[SecName.kSecAttrAccessible] = protection
+            }
             let publicID = nextKey
             nextKey += 1
             keys[publicID] = KeyMaterial(
@@ -207,12 +220,12 @@ extension KeychainEngine {
     /// `SecKeyCreateWithData` (a public key from X9.63 bytes, or a software private key).
     public mutating func createKey(data: [UInt8], attributes: [String: SecValue]) -> Result<Int, SecFailure> {
         let result: Result<Int, SecFailure>
-        if attributes["tkid"] != nil {
+        if attributes[SecName.kSecAttrTokenID] != nil {
             result = .failure(failure(.param, .k2, "a Secure Enclave key must be generated there; it cannot be imported"))
-        } else if attributes["type"]?.normalized(for: "type") != .number(73) {
+        } else if attributes[SecName.kSecAttrKeyType]?.normalized(for: SecName.kSecAttrKeyType) != .number(73) {
             result = .failure(failure(.param, .k3, "kSecAttrKeyType must be kSecAttrKeyTypeECSECPrimeRandom"))
         } else {
-            let keyClass = attributes["kcls"]?.normalized(for: "kcls")
+            let keyClass = attributes[SecName.kSecAttrKeyClass]?.normalized(for: SecName.kSecAttrKeyClass)
             var material: KeyMaterial?
             if keyClass == .number(0), let key = try? P256.Signing.PublicKey(x963Representation: data) {
                 material = KeyMaterial(privateKey: nil, publicKey: key, secureEnclave: false, tag: [])
@@ -260,8 +273,8 @@ extension KeychainEngine {
     public func keyAttributes(of key: Int) -> [String: SecValue]? {
         guard let material = keys[key] else { return nil }
         var result = material.itemAttributes
-        result["class"] = .string("keys")
-        result["perm"] = .bool(material.item != nil)
+        result[SecName.kSecClass] = .string(SecName.kSecClassKey)
+        result[SecName.kSecAttrIsPermanent] = .bool(material.item != nil)
         return result
     }
 

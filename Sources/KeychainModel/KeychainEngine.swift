@@ -121,8 +121,8 @@ struct StoredSecItem: Sendable {
     let order: Int
 
     var protection: ProtectionClass { access.protection }
-    var accessGroup: String { attributes["agrp"]?.stringValue ?? "" }
-    var synchronizable: Bool { attributes["sync"]?.boolValue ?? false }
+    var accessGroup: String { attributes[SecName.kSecAttrAccessGroup]?.stringValue ?? "" }
+    var synchronizable: Bool { attributes[SecName.kSecAttrSynchronizable]?.boolValue ?? false }
 
     var primaryKey: SecPrimaryKey {
         SecPrimaryKey(

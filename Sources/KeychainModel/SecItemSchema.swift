@@ -20,19 +20,36 @@ public enum SecItemClass: String, Sendable, Hashable, CaseIterable {
     }
 
     /// Attributes every class has (the hidden `musr` and `nleg` are read and ignored: U2, Q14).
-    static let common: Set<String> = ["pdmn", "accc", "agrp", "sync", "tkid", "vwht", "cdat", "mdat", "labl"]
-    static let passwordAttributes: Set<String> = ["acct", "desc", "icmt", "crtr", "type", "invi", "nega", "alis", "scrp"]
-    static let certificateAttributes: Set<String> = ["ctyp", "cenc", "alis", "subj", "issr", "slnr", "skid", "pkhh"]
+    static let common: Set<String> = [
+        SecName.kSecAttrAccessible, SecName.kSecAttrAccessControl, SecName.kSecAttrAccessGroup, SecName.kSecAttrSynchronizable,
+        SecName.kSecAttrTokenID, SecName.kSecAttrSyncViewHint, SecName.kSecAttrCreationDate, SecName.kSecAttrModificationDate,
+        SecName.kSecAttrLabel,
+    ]
+    static let passwordAttributes: Set<String> = [
+        SecName.kSecAttrAccount, SecName.kSecAttrDescription, SecName.kSecAttrComment, SecName.kSecAttrCreator, SecName.kSecAttrType,
+        SecName.kSecAttrIsInvisible, SecName.kSecAttrIsNegative, "alis", "scrp",
+    ]
+    static let certificateAttributes: Set<String> = [
+        SecName.kSecAttrCertificateType, SecName.kSecAttrCertificateEncoding, "alis", SecName.kSecAttrSubject, SecName.kSecAttrIssuer,
+        SecName.kSecAttrSerialNumber, SecName.kSecAttrSubjectKeyID, SecName.kSecAttrPublicKeyHash,
+    ]
     static let keyAttributes: Set<String> = [
-        "kcls", "alis", "perm", "priv", "modi", "klbl", "atag", "crtr", "type", "bsiz", "esiz", "sdat", "edat", "sens",
-        "asen", "extr", "next", "encr", "decr", "drve", "sign", "vrfy", "snrc", "vyrc", "wrap", "unwp",
+        SecName.kSecAttrKeyClass, "alis", SecName.kSecAttrIsPermanent, "priv", "modi", SecName.kSecAttrApplicationLabel,
+        SecName.kSecAttrApplicationTag, SecName.kSecAttrCreator, SecName.kSecAttrType, SecName.kSecAttrKeySizeInBits,
+        SecName.kSecAttrEffectiveKeySize, "sdat", "edat", SecName.kSecAttrIsSensitive,
+        "asen", SecName.kSecAttrIsExtractable, "next", SecName.kSecAttrCanEncrypt, SecName.kSecAttrCanDecrypt, SecName.kSecAttrCanDerive,
+        SecName.kSecAttrCanSign, SecName.kSecAttrCanVerify, "snrc", "vyrc", SecName.kSecAttrCanWrap, SecName.kSecAttrCanUnwrap,
     ]
 
     /// The attributes of the class (Q2: any other 4-character key is errSecNoSuchAttr).
     public var attributes: Set<String> {
         switch self {
-        case .genericPassword: Self.common.union(Self.passwordAttributes).union(["svce", "gena"])
-        case .internetPassword: Self.common.union(Self.passwordAttributes).union(["sdmn", "srvr", "ptcl", "atyp", "port", "path"])
+        case .genericPassword: Self.common.union(Self.passwordAttributes).union([SecName.kSecAttrService, SecName.kSecAttrGeneric])
+        case .internetPassword:
+            Self.common.union(Self.passwordAttributes).union([
+                SecName.kSecAttrSecurityDomain, SecName.kSecAttrServer, SecName.kSecAttrProtocol, SecName.kSecAttrAuthenticationType,
+                SecName.kSecAttrPort, SecName.kSecAttrPath,
+            ])
         case .certificate: Self.common.union(Self.certificateAttributes)
         case .key: Self.common.union(Self.keyAttributes)
         case .identity: Self.common.union(Self.certificateAttributes).union(Self.keyAttributes)
@@ -42,19 +59,38 @@ public enum SecItemClass: String, Sendable, Hashable, CaseIterable {
     /// The primary key's columns (rule book §2, the schema's hidden columns included).
     public var primaryKey: [String] {
         switch self {
-        case .genericPassword: ["acct", "svce", "agrp", "sync", "vwht", "tkid"]
-        case .internetPassword: ["acct", "sdmn", "srvr", "ptcl", "atyp", "port", "path", "agrp", "sync", "vwht", "tkid"]
-        case .certificate, .identity: ["ctyp", "issr", "slnr", "agrp", "sync", "vwht", "tkid"]
-        case .key: ["kcls", "type", "klbl", "atag", "bsiz", "esiz", "agrp", "sync", "crtr", "sdat", "edat", "vwht", "tkid"]
+        case .genericPassword:
+            [
+                SecName.kSecAttrAccount, SecName.kSecAttrService, SecName.kSecAttrAccessGroup, SecName.kSecAttrSynchronizable,
+                SecName.kSecAttrSyncViewHint, SecName.kSecAttrTokenID,
+            ]
+        case .internetPassword:
+            [
+                SecName.kSecAttrAccount, SecName.kSecAttrSecurityDomain, SecName.kSecAttrServer, SecName.kSecAttrProtocol,
+                SecName.kSecAttrAuthenticationType, SecName.kSecAttrPort, SecName.kSecAttrPath, SecName.kSecAttrAccessGroup,
+                SecName.kSecAttrSynchronizable, SecName.kSecAttrSyncViewHint, SecName.kSecAttrTokenID,
+            ]
+        case .certificate, .identity:
+            [
+                SecName.kSecAttrCertificateType, SecName.kSecAttrIssuer, SecName.kSecAttrSerialNumber, SecName.kSecAttrAccessGroup,
+                SecName.kSecAttrSynchronizable, SecName.kSecAttrSyncViewHint, SecName.kSecAttrTokenID,
+            ]
+        case .key:
+            [
+                SecName.kSecAttrKeyClass, SecName.kSecAttrType, SecName.kSecAttrApplicationLabel, SecName.kSecAttrApplicationTag,
+                SecName.kSecAttrKeySizeInBits, SecName.kSecAttrEffectiveKeySize, SecName.kSecAttrAccessGroup,
+                SecName.kSecAttrSynchronizable, SecName.kSecAttrCreator, "sdat", "edat", SecName.kSecAttrSyncViewHint,
+                SecName.kSecAttrTokenID,
+            ]
         }
     }
 
     /// The attribute most queries name, indexed for lookups that do not grow with the item count.
     var indexedAttribute: String {
         switch self {
-        case .genericPassword, .internetPassword: "acct"
-        case .certificate, .identity: "slnr"
-        case .key: "atag"
+        case .genericPassword, .internetPassword: SecName.kSecAttrAccount
+        case .certificate, .identity: SecName.kSecAttrSerialNumber
+        case .key: SecName.kSecAttrApplicationTag
         }
     }
 
@@ -82,14 +118,24 @@ enum ColumnKind {
 
     static func of(_ attribute: String) -> ColumnKind {
         switch attribute {
-        case "acct", "svce", "labl", "desc", "icmt", "gena", "sdmn", "srvr", "atyp", "path", "atag", "alis", "prot": .blob
-        case "klbl", "subj", "issr", "slnr", "skid", "pkhh": .data
-        case "ptcl", "port", "kcls", "bsiz", "esiz", "type", "crtr", "ctyp", "cenc", "scrp": .number
-        case "sync", "invi", "nega", "perm", "priv", "modi", "sens", "asen", "extr", "next", "encr", "decr", "drve", "sign",
-            "vrfy", "snrc", "vyrc", "wrap", "unwp":
+        case SecName.kSecAttrAccount, SecName.kSecAttrService, SecName.kSecAttrLabel, SecName.kSecAttrDescription, SecName.kSecAttrComment,
+            SecName.kSecAttrGeneric, SecName.kSecAttrSecurityDomain, SecName.kSecAttrServer, SecName.kSecAttrAuthenticationType,
+            SecName.kSecAttrPath, SecName.kSecAttrApplicationTag, "alis", "prot":
+            .blob
+        case SecName.kSecAttrApplicationLabel, SecName.kSecAttrSubject, SecName.kSecAttrIssuer, SecName.kSecAttrSerialNumber,
+            SecName.kSecAttrSubjectKeyID, SecName.kSecAttrPublicKeyHash:
+            .data
+        case SecName.kSecAttrProtocol, SecName.kSecAttrPort, SecName.kSecAttrKeyClass, SecName.kSecAttrKeySizeInBits,
+            SecName.kSecAttrEffectiveKeySize, SecName.kSecAttrType, SecName.kSecAttrCreator, SecName.kSecAttrCertificateType,
+            SecName.kSecAttrCertificateEncoding, "scrp":
+            .number
+        case SecName.kSecAttrSynchronizable, SecName.kSecAttrIsInvisible, SecName.kSecAttrIsNegative, SecName.kSecAttrIsPermanent, "priv",
+            "modi", SecName.kSecAttrIsSensitive, "asen", SecName.kSecAttrIsExtractable, "next", SecName.kSecAttrCanEncrypt,
+            SecName.kSecAttrCanDecrypt, SecName.kSecAttrCanDerive, SecName.kSecAttrCanSign,
+            SecName.kSecAttrCanVerify, "snrc", "vyrc", SecName.kSecAttrCanWrap, SecName.kSecAttrCanUnwrap:
             .bool
-        case "cdat", "mdat", "sdat", "edat": .date
-        case "accc": .accessControl
+        case SecName.kSecAttrCreationDate, SecName.kSecAttrModificationDate, "sdat", "edat": .date
+        case SecName.kSecAttrAccessControl: .accessControl
         default: .string
         }
     }

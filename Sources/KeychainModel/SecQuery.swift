@@ -59,7 +59,7 @@ struct SecQuery {
     /// from a persistent reference's first four bytes (Q1).
     static func parse(_ dictionary: [String: SecValue], for call: SecCall) -> Result<SecQuery, SecOutcome> {
         let itemClass: SecItemClass
-        switch dictionary["class"] {
+        switch dictionary[SecName.kSecClass] {
         case .string(let name)?:
             guard let known = SecItemClass(rawValue: name) else {
                 return .failure(failure(.noSuchClass, .q1, "kSecClass \"\(name)\" is not an item class"))
@@ -68,7 +68,7 @@ struct SecQuery {
         case let other?:
             return .failure(failure(.param, .q1, "kSecClass must be a class constant, not \(other.shortDescription)"))
         case nil:
-            if case .data(let ref)? = dictionary["v_PersistentRef"], ref.count >= 4,
+            if case .data(let ref)? = dictionary[SecName.kSecValuePersistentRef], ref.count >= 4,
                 let fromRef = SecItemClass(rawValue: String(decoding: ref.prefix(4), as: UTF8.self))
             {
                 itemClass = fromRef
@@ -78,7 +78,7 @@ struct SecQuery {
         }
         var query = SecQuery(itemClass: itemClass)
         // Keys in a fixed order, so the first problem reported does not depend on hashing.
-        for key in dictionary.keys.sorted() where key != "class" {
+        for key in dictionary.keys.sorted() where key != SecName.kSecClass {
             guard let value = dictionary[key] else { continue }
             if let problem = query.take(key, value, for: call) { return .failure(problem) }
         }
@@ -112,10 +112,11 @@ struct SecQuery {
 
     mutating func takeAttribute(_ key: String, _ value: SecValue, for call: SecCall) -> SecOutcome? {
         switch key {
-        case "nleg", "musr": return nil  // Q14: kSecUseDataProtectionKeychain is a no-op on iOS; U2: musr is ignored.
-        case "sync":
+        // Q14: kSecUseDataProtectionKeychain is a no-op on iOS; U2: musr is ignored.
+        case SecName.kSecUseDataProtectionKeychain, "musr": return nil
+        case SecName.kSecAttrSynchronizable:
             syncGiven = true
-            if value == .string("syna") {
+            if value == .string(SecName.kSecAttrSynchronizableAny) {
                 // A13′ (§9): in an add, Any is accepted and ignored — the item is stored non-synchronizable.
                 sync = call == .add ? .nonSynchronizable : .any
                 return nil
@@ -125,7 +126,7 @@ struct SecQuery {
             }
             sync = flag ? .synchronizable : .nonSynchronizable
             return nil
-        case "agrp":
+        case SecName.kSecAttrAccessGroup:
             guard let group = value.stringValue else { return Self.failure(.param, .q6, "kSecAttrAccessGroup must be a string") }
             accessGroup = group
             return nil
@@ -135,14 +136,14 @@ struct SecQuery {
         guard itemClass.attributes.contains(key) else {
             return Self.failure(.noSuchAttr, .q2, "\(itemClass.constantName) has no attribute \"\(key)\"")
         }
-        if key == "accc" {
+        if key == SecName.kSecAttrAccessControl {
             guard case .accessControl(let control) = value else {
                 return Self.failure(.param, .q16, "kSecAttrAccessControl must be a SecAccessControl, not \(value.shortDescription)")
             }
             accessControl = control
             return nil  // Q5: not a filter.
         }
-        if key == "pdmn" {
+        if key == SecName.kSecAttrAccessible {
             guard let name = value.stringValue, let protection = ProtectionClass(rawValue: name) else {
                 return Self.failure(.param, .a1, "kSecAttrAccessible \(value.shortDescription) is not a protection class")
             }
@@ -164,15 +165,15 @@ struct SecQuery {
         case .copyMatching: break
         }
         switch key {
-        case "m_Limit":
+        case SecName.kSecMatchLimit:
             // Q7 (§9): any CFNumber is a limit — 0 selects nothing, -1 is
             // kSecMatchUnlimited, another negative number one item in an array.
             let count: Int64?
             switch value {
-            case .string("m_LimitOne"):
+            case .string(SecName.kSecMatchLimitOne):
                 limit = .one
                 return nil
-            case .string("m_LimitAll"):
+            case .string(SecName.kSecMatchLimitAll):
                 limit = .all
                 return nil
             case .number(let n): count = n
@@ -189,16 +190,16 @@ struct SecQuery {
             default: limit = .count(Int(clamping: count))
             }
             return nil
-        case "m_CaseInsensitive":
+        case SecName.kSecMatchCaseInsensitive:
             return nil  // Q13: accepted, no effect on iOS.
-        case "m_HostOrSubdomainOfHost":
+        case SecName.kSecMatchHostOrSubdomainOfHost:
             guard itemClass == .internetPassword else {
                 return Self.failure(.unimplemented, .q13, "kSecMatchHostOrSubdomainOfHost applies to internet passwords only")
             }
             guard case .string(let host) = value else { return Self.failure(.param, .q13, "the host must be a string") }
             filters["m_Host"] = .string(host)
             return nil
-        case "m_Issuers", "m_Policy":
+        case SecName.kSecMatchIssuers, SecName.kSecMatchPolicy:
             guard itemClass == .certificate || itemClass == .identity else {
                 return Self.failure(.unimplemented, .q13, "\(key) applies to certificates and identities only")
             }
@@ -217,10 +218,10 @@ struct SecQuery {
     mutating func takeReturn(_ key: String, _ value: SecValue) -> SecOutcome? {
         guard let flag = value.boolValue else { return Self.failure(.param, .q8, "\(key) must be a boolean") }
         switch key {
-        case "r_Data": returnData = flag
-        case "r_Attributes": returnAttributes = flag
-        case "r_Ref": returnRef = flag
-        case "r_PersistentRef": returnPersistentRef = flag
+        case SecName.kSecReturnData: returnData = flag
+        case SecName.kSecReturnAttributes: returnAttributes = flag
+        case SecName.kSecReturnRef: returnRef = flag
+        case SecName.kSecReturnPersistentRef: returnPersistentRef = flag
         default: return Self.failure(.param, .dispatch, "\"\(key)\" is not a kSecReturn key")
         }
         if flag { returnKeys.append(key) }
@@ -229,12 +230,12 @@ struct SecQuery {
 
     mutating func takeUse(_ key: String, _ value: SecValue, for call: SecCall) -> SecOutcome? {
         switch key {
-        case "u_AuthUI":
+        case SecName.kSecUseAuthenticationUI:
             authenticationUIGiven = true
             switch value {
-            case .string("u_AuthUIA"): authenticationUI = .allow
-            case .string("u_AuthUIF"): authenticationUI = .fail
-            case .string("u_AuthUIS"):
+            case .string(SecName.kSecUseAuthenticationUIAllow): authenticationUI = .allow
+            case .string(SecName.kSecUseAuthenticationUIFail): authenticationUI = .fail
+            case .string(SecName.kSecUseAuthenticationUISkip):
                 guard call == .copyMatching else {
                     return Self.failure(.param, .a12, "kSecUseAuthenticationUISkip is for SecItemCopyMatching only")
                 }
@@ -246,11 +247,11 @@ struct SecQuery {
                 return Self.failure(.param, .a12, "kSecUseAuthenticationUI must be Allow, Fail or Skip, not \(value.shortDescription)")
             }
             return nil
-        case "u_NoAuthUI":
+        case SecName.kSecUseNoAuthenticationUI:
             guard let flag = value.boolValue else { return Self.failure(.param, .a12, "kSecUseNoAuthenticationUI must be a boolean") }
             if flag && !authenticationUIGiven { authenticationUI = .fail }
             return nil
-        case "u_AuthCtx":
+        case SecName.kSecUseAuthenticationContext:
             guard case .context(let id) = value else {
                 return Self.failure(.param, .ac8, "kSecUseAuthenticationContext must be an LAContext, not \(value.shortDescription)")
             }
@@ -258,7 +259,7 @@ struct SecQuery {
             return nil
         case "u_CredRef":
             return Self.failure(.param, .q16, "kSecUseCredentialReference is not accepted with this model's contexts")
-        case "u_OpPrompt":
+        case SecName.kSecUseOperationPrompt:
             guard case .string(let text) = value else { return Self.failure(.param, .ac9, "kSecUseOperationPrompt must be a string") }
             operationPrompt = text
             return nil
@@ -269,14 +270,14 @@ struct SecQuery {
 
     mutating func takeValue(_ key: String, _ value: SecValue, for call: SecCall) -> SecOutcome? {
         switch key {
-        case "v_Data":
+        case SecName.kSecValueData:
             guard case .data(let bytes) = value else {
                 return Self.failure(.param, .a4, "kSecValueData must be data, not \(value.shortDescription)")
             }
             valueData = bytes  // Q5: a query ignores it; only add stores it.
             valueDataGiven = true
             return nil
-        case "v_Ref":
+        case SecName.kSecValueRef:
             if call == .add && itemClass.isPassword {
                 return Self.failure(.param, .a7, "a password cannot be added by kSecValueRef")
             }
@@ -286,7 +287,7 @@ struct SecQuery {
             }
             valueRef = id
             return nil
-        case "v_PersistentRef":
+        case SecName.kSecValuePersistentRef:
             if call == .add { return Self.failure(.param, .a7, "kSecValuePersistentRef has no place in SecItemAdd") }
             guard case .data(let bytes) = value else { return Self.failure(.param, .q15, "kSecValuePersistentRef must be data") }
             persistentRef = bytes

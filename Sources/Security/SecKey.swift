@@ -56,18 +56,20 @@ public struct SecKeyAlgorithm: RawRepresentable, Hashable, @unchecked Sendable {
     public init(_ rawValue: CFString) { self.rawValue = rawValue }
 
     /// ECDSA over SHA-256 of the message, X9.62 (DER) signature.
-    public static let ecdsaSignatureMessageX962SHA256 = SecKeyAlgorithm("algid:sign:ECDSA:message-X962:SHA256")
+    public static let ecdsaSignatureMessageX962SHA256 = SecKeyAlgorithm(
+        CFString(string: SecName.kSecKeyAlgorithmECDSASignatureMessageX962SHA256))
     /// ECDSA over a SHA-256 digest the caller computed, X9.62 (DER) signature.
-    public static let ecdsaSignatureDigestX962SHA256 = SecKeyAlgorithm("algid:sign:ECDSA:digest-X962:SHA256")
+    public static let ecdsaSignatureDigestX962SHA256 = SecKeyAlgorithm(
+        CFString(string: SecName.kSecKeyAlgorithmECDSASignatureDigestX962SHA256))
     /// ECDSA over a digest, RFC 4754 (raw r‖s) signature.
-    public static let ecdsaSignatureRFC4754 = SecKeyAlgorithm("algid:sign:ECDSA:RFC4754")
+    public static let ecdsaSignatureRFC4754 = SecKeyAlgorithm(CFString(string: SecName.kSecKeyAlgorithmECDSASignatureRFC4754))
     /// ECDH key exchange, standard.
-    public static let ecdhKeyExchangeStandard = SecKeyAlgorithm("algid:keyexchange:ECDH")
+    public static let ecdhKeyExchangeStandard = SecKeyAlgorithm(CFString(string: SecName.kSecKeyAlgorithmECDHKeyExchangeStandard))
     /// ECDH key exchange, cofactor.
-    public static let ecdhKeyExchangeCofactor = SecKeyAlgorithm("algid:keyexchange:ECDHC")
+    public static let ecdhKeyExchangeCofactor = SecKeyAlgorithm(CFString(string: SecName.kSecKeyAlgorithmECDHKeyExchangeCofactor))
     /// ECIES with cofactor ECDH, X9.63 SHA-256 KDF, AES-GCM with a KDF-derived IV.
-    public static let eciesEncryptionCofactorVariableIVX963SHA256AESGCM =
-        SecKeyAlgorithm("algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM-KDFIV")
+    public static let eciesEncryptionCofactorVariableIVX963SHA256AESGCM = SecKeyAlgorithm(
+        CFString(string: SecName.kSecKeyAlgorithmECIESEncryptionCofactorVariableIVX963SHA256AESGCM))
 }
 
 /// `SecKeyOperationType` (rule book §1b).

@@ -58,8 +58,8 @@ extension Simulation {
         static func flag(_ name: String, _ environment: [String: String], problems: inout [String]) -> Bool? {
             guard let text = environment[name] else { return nil }
             switch text {
-            case "1", "true", "yes": return true
-            case "0", "false", "no": return false
+            case SecName.kSecAttrKeyClassPrivate, "true", "yes": return true
+            case SecName.kSecAttrKeyClassPublic, "false", "no": return false
             default:
                 problems.append("\(name)=\(text): not 0 or 1")
                 return nil

@@ -247,4 +247,60 @@ import TrustSuiteSupport
         let text = try String(contentsOf: Checkout.path("docs", "architecture.md"), encoding: .utf8)
         #expect(text.contains("(\(found.count) today)"), "docs/architecture.md should give the count, \(found.count)")
     }
+
+    /// Apple's SecItem strings exist once (issue 48, item 3): written in
+    /// KeychainModel's `SecName` (or the enum it takes them from), and
+    /// neither the engine nor the `Security` module spells one of them as a
+    /// literal of its own. A copy that drifts from the other is the bug
+    /// this rules out; a raw-value enum case is where a string is defined.
+    @Test func applesKeyNamesExistOnce() throws {
+        let table = try String(contentsOf: Checkout.path("Sources", "KeychainModel", "SecName.swift"), encoding: .utf8)
+        var names: Set<String> = []
+        for line in table.split(separator: "\n") {
+            let code = line.trimmingCharacters(in: .whitespaces)
+            guard code.hasPrefix("public static let "), let open = code.firstIndex(of: "\""),
+                let close = code[code.index(after: open)...].firstIndex(of: "\"")
+            else { continue }
+            names.insert(String(code[code.index(after: open)..<close]))
+        }
+        #expect(names.count > 100, "SecName.swift should define Apple's strings; found \(names.count)")
+        var copies: [String] = []
+        for module in ["KeychainModel", "Security"] {
+            let folder = Checkout.path("Sources", module)
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+            for file in files where file != "SecName.swift" {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let code = line.trimmingCharacters(in: .whitespaces)
+                    if code.hasPrefix("//") || code.hasPrefix("case ") && code.contains(" = \"") { continue }
+                    for literal in Self.stringLiterals(in: code) where names.contains(literal) {
+                        copies.append("\(module)/\(file):\(number + 1) \"\(literal)\"")
+                    }
+                }
+            }
+        }
+        #expect(copies.isEmpty, "Apple's strings spelled again outside SecName: \(copies)")
+    }
+
+    /// The plain string literals of a line of Swift (escaped quotes skipped).
+    static func stringLiterals(in line: String) -> [String] {
+        var literals: [String] = []
+        var current: String?
+        var escaped = false
+        for character in line {
+            if escaped {
+                escaped = false
+                current?.append(character)
+            } else if character == "\\" {
+                escaped = true
+                current?.append(character)
+            } else if character == "\"" {
+                if let text = current { literals.append(text) }
+                current = current == nil ? "" : nil
+            } else {
+                current?.append(character)
+            }
+        }
+        return literals
+    }
 }

@@ -12,9 +12,9 @@ public enum AuthenticationUI: String, Sendable, Hashable, CaseIterable, Codable 
 
     var constant: SecValue {
         switch self {
-        case .allow: .string("u_AuthUIA")
-        case .skip: .string("u_AuthUIS")
-        case .fail: .string("u_AuthUIF")
+        case .allow: .string(SecName.kSecUseAuthenticationUIAllow)
+        case .skip: .string(SecName.kSecUseAuthenticationUISkip)
+        case .fail: .string(SecName.kSecUseAuthenticationUIFail)
         }
     }
 }
@@ -102,23 +102,27 @@ public struct KeychainSimulator: Sendable {
     }
 
     static func attributes(_ item: ItemAttributes) -> [String: SecValue] {
-        var result: [String: SecValue] = ["class": .string(item.itemClass == .key ? "keys" : "genp")]
-        if let service = item.service { result["svce"] = .string(service) }
-        if let account = item.account { result["acct"] = .string(account) }
-        if let group = item.accessGroup { result["agrp"] = .string(group) }
-        if let synchronizable = item.synchronizable { result["sync"] = .bool(synchronizable) }
-        if let tag = item.applicationTag { result["atag"] = .string(tag) }
-        if let keyClass = item.keyClass { result["kcls"] = .number(keyClass == "public" ? 0 : keyClass == "symmetric" ? 2 : 1) }
-        if item.tokenID == "secureEnclave" { result["tkid"] = .string("com.apple.setoken") }
+        var result: [String: SecValue] = [
+            SecName.kSecClass: .string(item.itemClass == .key ? SecName.kSecClassKey : SecName.kSecClassGenericPassword)
+        ]
+        if let service = item.service { result[SecName.kSecAttrService] = .string(service) }
+        if let account = item.account { result[SecName.kSecAttrAccount] = .string(account) }
+        if let group = item.accessGroup { result[SecName.kSecAttrAccessGroup] = .string(group) }
+        if let synchronizable = item.synchronizable { result[SecName.kSecAttrSynchronizable] = .bool(synchronizable) }
+        if let tag = item.applicationTag { result[SecName.kSecAttrApplicationTag] = .string(tag) }
+        if let keyClass = item.keyClass {
+            result[SecName.kSecAttrKeyClass] = .number(keyClass == "public" ? 0 : keyClass == "symmetric" ? 2 : 1)
+        }
+        if item.tokenID == "secureEnclave" { result[SecName.kSecAttrTokenID] = .string(SecName.kSecAttrTokenIDSecureEnclave) }
         return result
     }
 
     static func dictionary(_ query: ItemQuery) -> [String: SecValue] {
         var result = attributes(query.attributes)
-        if query.matchAll { result["m_Limit"] = .string("m_LimitAll") }
-        if query.returnData { result["r_Data"] = .bool(true) }
-        if query.authenticationUI != .allow { result["u_AuthUI"] = query.authenticationUI.constant }
-        if let protection = query.protection { result["pdmn"] = .string(protection.rawValue) }
+        if query.matchAll { result[SecName.kSecMatchLimit] = .string(SecName.kSecMatchLimitAll) }
+        if query.returnData { result[SecName.kSecReturnData] = .bool(true) }
+        if query.authenticationUI != .allow { result[SecName.kSecUseAuthenticationUI] = query.authenticationUI.constant }
+        if let protection = query.protection { result[SecName.kSecAttrAccessible] = .string(protection.rawValue) }
         return result
     }
 
@@ -147,11 +151,11 @@ public struct KeychainSimulator: Sendable {
         -> StepOutcome?
     {
         guard !flags.isEmpty else {
-            dictionary["pdmn"] = .string(protection.rawValue)
+            dictionary[SecName.kSecAttrAccessible] = .string(protection.rawValue)
             return nil
         }
         switch engine.createAccessControl(protection: .string(protection.rawValue), flags: UInt64(flags.rawValue)) {
-        case .success(let control): dictionary["accc"] = .accessControl(control)
+        case .success(let control): dictionary[SecName.kSecAttrAccessControl] = .accessControl(control)
         case .failure(let failure): return Self.outcome(failure, prompts: 0)
         }
         return nil
@@ -168,8 +172,8 @@ public struct KeychainSimulator: Sendable {
             return generateKey(attributes, protection: protection, flags: flags, authenticationUI: authenticationUI)
         }
         var dictionary = Self.attributes(attributes)
-        dictionary["v_Data"] = .data(data)
-        if authenticationUI != .allow { dictionary["u_AuthUI"] = authenticationUI.constant }
+        dictionary[SecName.kSecValueData] = .data(data)
+        if authenticationUI != .allow { dictionary[SecName.kSecUseAuthenticationUI] = authenticationUI.constant }
         if let refusal = protect(&dictionary, protection: protection, flags: flags) { return refusal }
         return Self.outcome(engine.add(dictionary, wantsResult: false))
     }
@@ -183,11 +187,11 @@ public struct KeychainSimulator: Sendable {
         var item = attributes
         item.itemClass = .key
         var parameters = Self.attributes(item)
-        parameters["class"] = nil
-        parameters["type"] = .number(73)
-        parameters["bsiz"] = .number(256)
-        parameters["perm"] = .bool(true)
-        if authenticationUI != .allow { parameters["u_AuthUI"] = authenticationUI.constant }
+        parameters[SecName.kSecClass] = nil
+        parameters[SecName.kSecAttrKeyType] = .number(73)
+        parameters[SecName.kSecAttrKeySizeInBits] = .number(256)
+        parameters[SecName.kSecAttrIsPermanent] = .bool(true)
+        if authenticationUI != .allow { parameters[SecName.kSecUseAuthenticationUI] = authenticationUI.constant }
         if let refusal = protect(&parameters, protection: protection, flags: flags) { return refusal }
         switch engine.createRandomKey(parameters) {
         case .success(let key):
@@ -201,7 +205,7 @@ public struct KeychainSimulator: Sendable {
     /// `SecItemCopyMatching`: `count` is the number of items the call found, `data` the first one's secret.
     public mutating func copyMatching(_ query: ItemQuery, context label: String? = nil, user: UserAnswer? = nil) -> StepOutcome {
         var dictionary = Self.dictionary(query)
-        if let id = context(label) { dictionary["u_AuthCtx"] = .context(id) }
+        if let id = context(label) { dictionary[SecName.kSecUseAuthenticationContext] = .context(id) }
         queue(user)
         let found = engine.copyMatching(dictionary, wantsResult: true)
         engine.answers = []
@@ -225,11 +229,11 @@ public struct KeychainSimulator: Sendable {
         context label: String? = nil, user: UserAnswer? = nil
     ) -> StepOutcome {
         var dictionary = Self.dictionary(query)
-        if let id = context(label) { dictionary["u_AuthCtx"] = .context(id) }
+        if let id = context(label) { dictionary[SecName.kSecUseAuthenticationContext] = .context(id) }
         var changes: [String: SecValue] = [:]
-        if let service { changes["svce"] = .string(service) }
-        if let account { changes["acct"] = .string(account) }
-        if let data { changes["v_Data"] = .data(data) }
+        if let service { changes[SecName.kSecAttrService] = .string(service) }
+        if let account { changes[SecName.kSecAttrAccount] = .string(account) }
+        if let data { changes[SecName.kSecValueData] = .data(data) }
         queue(user)
         let updated = engine.update(dictionary, changes)
         engine.answers = []
@@ -254,14 +258,14 @@ public struct KeychainSimulator: Sendable {
         item.returnData = false
         if item.authenticationUI == .skip { return StepOutcome(status: Self.paramError) }
         var dictionary = Self.dictionary(item)
-        dictionary["r_Ref"] = .bool(true)
-        if let id = context(label) { dictionary["u_AuthCtx"] = .context(id) }
+        dictionary[SecName.kSecReturnRef] = .bool(true)
+        if let id = context(label) { dictionary[SecName.kSecUseAuthenticationContext] = .context(id) }
         let found = engine.copyMatching(dictionary, wantsResult: true)
         guard found.status == .success, case .key(let key)? = found.result else { return Self.outcome(found) }
         defer { engine.releaseKey(key) }
         queue(user)
         let before = engine.prompts.count
-        let signed = engine.sign(key: key, algorithm: SecKeyAlgorithmName.ecdsaMessageX962SHA256, data: message)
+        let signed = engine.sign(key: key, algorithm: SecName.kSecKeyAlgorithmECDSASignatureMessageX962SHA256, data: message)
         engine.answers = []
         let prompts = engine.prompts.count - before
         switch signed {
