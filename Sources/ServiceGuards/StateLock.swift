@@ -80,7 +80,8 @@ public final class StateLock: Sendable {
         // The state itself is checked before a lock file is made beside it:
         // a directory or a FIFO given as --state leaves nothing behind.
         if stat(stateFile, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
-            throw StateFileError(description: "cannot keep the state: \(given) is \(kindName(status.st_mode)), not a regular file")
+            throw StateFileError(
+                description: "cannot keep the state: \(given) is \(RegularFile.kindName(status.st_mode)), not a regular file")
         }
         // O_NOFOLLOW: a symbolic link planted as FILE.lock is not followed
         // (it could make the service create or truncate any file it may write).
@@ -125,16 +126,5 @@ public final class StateLock: Sendable {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let folder = String(path[..<slash])
         return folder.isEmpty ? "/" : folder
-    }
-
-    private static func kindName(_ mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFDIR: "a directory"
-        case S_IFIFO: "a FIFO"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFSOCK: "a socket"
-        default: "a special file"
-        }
     }
 }

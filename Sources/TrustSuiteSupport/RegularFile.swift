@@ -64,14 +64,15 @@ public enum RegularFile {
         return bytes
     }
 
-    static func kindName(_ mode: mode_t) -> String {
+    /// What a file of `mode` is, for a message ("a directory", "a FIFO", …).
+    package static func kindName(_ mode: mode_t) -> String {
         switch mode & S_IFMT {
         case S_IFDIR: "a directory"
         case S_IFIFO: "a FIFO"
         case S_IFCHR: "a character device"
         case S_IFBLK: "a block device"
         case S_IFSOCK: "a socket"
-        default: "not a regular file"
+        default: "a special file"
         }
     }
 }

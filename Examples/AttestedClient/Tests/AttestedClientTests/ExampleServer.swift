@@ -4,7 +4,11 @@ import Foundation
 /// `trustsuite serve appattest` for one test: started on a free loopback
 /// port trusting `anchor` (the simulated device's test root), stopped (and
 /// waited for) by ``stop()``; under `setpriv --pdeathsig KILL` where it
-/// exists, so it dies with the test process whatever happens.
+/// exists, so it dies with the test process whatever happens. It is started
+/// from ``Spawner``'s thread: the parent-death signal fires when the
+/// *thread* that started the child ends, and the concurrency pool's threads
+/// end when idle (a server started from one was killed under load, so the
+/// client's first request was refused).
 final class ExampleServer: @unchecked Sendable {
     let process = Process()
     let url: URL
@@ -44,7 +48,7 @@ final class ExampleServer: @unchecked Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try Spawner.shared.run { [process] in try process.run() }
         // "listening on http://127.0.0.1:PORT", read on a thread of its own, within a deadline that only catches a hang.
         final class Line: @unchecked Sendable { var text = "" }
         let line = Line()
@@ -75,5 +79,45 @@ final class ExampleServer: @unchecked Sendable {
     func stop() {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
+    }
+}
+
+/// One thread that lives as long as the test process, from which every
+/// server is started (see ``ExampleServer``).
+final class Spawner: @unchecked Sendable {  // @unchecked: `jobs` is read and written under `condition` only.
+    static let shared = Spawner()
+    private let condition = NSCondition()
+    private var jobs: [() -> Void] = []
+
+    private init() {
+        let thread = Thread { [self] in
+            while true {
+                condition.lock()
+                while jobs.isEmpty { condition.wait() }
+                let job = jobs.removeFirst()
+                condition.unlock()
+                job()
+            }
+        }
+        thread.name = "ExampleServer spawner"
+        thread.start()
+    }
+
+    /// Runs `body` on the spawner's thread and waits for it.
+    func run(_ body: @escaping () throws -> Void) throws {
+        final class Outcome: @unchecked Sendable {  // @unchecked: written before `done` is signalled, read after.
+            var failure: Error?
+        }
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        condition.lock()
+        jobs.append {
+            do { try body() } catch { outcome.failure = error }
+            done.signal()
+        }
+        condition.signal()
+        condition.unlock()
+        done.wait()
+        if let failure = outcome.failure { throw failure }
     }
 }
