@@ -228,12 +228,11 @@ extension KeychainEngine {
         context: Int, itemQuery: [String: SecValue], operation raw: Int,
         reason: String
     ) -> Result<LAOutcome, SecOutcome> {
-        let query: SecQuery
-        switch SecQuery.parse(itemQuery, for: .copyMatching) {
+        let item: StoredSecItem
+        switch firstMatch(itemQuery) {
         case .failure(let outcome): return .failure(outcome)
-        case .success(let parsed): query = parsed
+        case .success(let found): item = found
         }
-        guard let id = matches(query).first, let item = items[id] else { return .failure(notFound(query, call: .copyMatching)) }
         let keyUse = LAAccessControlOperationValue(rawValue: raw)?.operation.isKeyUse == true
         let access = governingAccess(item)
         if keyUse, let key = item.key, keys[key]?.secureEnclave == true, !access.flags.isEmpty,

@@ -23,7 +23,18 @@ extension KeychainEngine {
     /// The access control that governs the first item a copy query finds
     /// (a Secure Enclave key's own, K5); nil when nothing matches or the query does not parse.
     package func governingAccessControl(matching dictionary: [String: SecValue]) -> AccessControl? {
-        guard case .success(let query) = SecQuery.parse(dictionary, for: .copyMatching) else { return nil }
-        return matches(query).first.flatMap { items[$0].map(governingAccess) }
+        (try? firstMatch(dictionary).get()).map(governingAccess)
+    }
+
+    /// The first item a copy query finds, or what the query answers instead
+    /// (its parse failure, or not found): `evaluateAccessControl` and the
+    /// inspection above look an item up alike.
+    func firstMatch(_ dictionary: [String: SecValue]) -> Result<StoredSecItem, SecOutcome> {
+        switch SecQuery.parse(dictionary, for: .copyMatching) {
+        case .failure(let outcome): return .failure(outcome)
+        case .success(let query):
+            guard let id = matches(query).first, let item = items[id] else { return .failure(notFound(query, call: .copyMatching)) }
+            return .success(item)
+        }
     }
 }
