@@ -13,10 +13,24 @@ from adapterlib import cbor_handler, serve  # noqa: E402
 DEPTH = {"wellFormed": 64, "deterministic": 64, "ctap2": 4}
 
 
+def _accepts(keyword, value):
+    """Whether this release's `loads` takes `keyword` (max_depth and the
+    allow_* switches came in 6.x; earlier releases, graded side by side
+    through Adapters/versioned.sh, refuse them with TypeError)."""
+    try:
+        cbor2.loads(b"\x00", **{keyword: value})
+        return True
+    except TypeError:
+        return False
+
+
+KEYWORDS = {k for k, v in (("max_depth", 64), ("allow_indefinite", True), ("allow_duplicate_keys", True)) if _accepts(k, v)}
+
+
 def decode(data, mode):
     strict = mode != "wellFormed"
-    value = cbor2.loads(data, max_depth=DEPTH[mode], allow_indefinite=not strict,
-                        allow_duplicate_keys=not strict)
+    options = {"max_depth": DEPTH[mode], "allow_indefinite": not strict, "allow_duplicate_keys": not strict}
+    value = cbor2.loads(data, **{k: v for k, v in options.items() if k in KEYWORDS})
     if strict:
         # cbor2 has no strict decoding mode; its canonical encoder is the one
         # option that speaks about deterministic form: the input must be
