@@ -66,8 +66,7 @@ extension KeychainEngine {
     }
 
     mutating func finishKey<T>(
-        _ call: String, _ result: Result<T, SecFailure>, rule: SecRule = .k2, _ reason: String = "done",
-        prompts: Int = 0
+        _ call: String, _ result: Result<T, SecFailure>, rule: SecRule, _ reason: String, prompts: Int = 0
     ) -> Result<T, SecFailure> {
         switch result {
         case .success: log(call, status: 0, rule: rule, reason, prompts: prompts)
@@ -243,7 +242,7 @@ extension KeychainEngine {
                 result = .failure(failure(.param, .k2, "the bytes are not an X9.63 P-256 key of the class named"))
             }
         }
-        return finishKey("SecKeyCreateWithData", result)
+        return finishKey("SecKeyCreateWithData", result, rule: .k2, "a software P-256 key imported from its X9.63 bytes")
     }
 
     /// `SecKeyCopyPublicKey`.
@@ -266,7 +265,7 @@ extension KeychainEngine {
         } else {
             result = .failure(failure(.invalidItemRef, .k2, "no such key"))
         }
-        return finishKey("SecKeyCopyExternalRepresentation", result)
+        return finishKey("SecKeyCopyExternalRepresentation", result, rule: .k2, "exported as X9.63 bytes")
     }
 
     /// `SecKeyCopyAttributes`.
@@ -294,7 +293,7 @@ extension KeychainEngine {
     public mutating func sign(key: Int, algorithm: String, data: [UInt8]) -> Result<[UInt8], SecFailure> {
         var prompts = 0
         let result = makeSignature(key: key, algorithm: algorithm, data: data, prompts: &prompts)
-        return finishKey("SecKeyCreateSignature", result, "signed", prompts: prompts)
+        return finishKey("SecKeyCreateSignature", result, rule: .k2, "signed with ECDSA P-256", prompts: prompts)
     }
 
     mutating func makeSignature(key: Int, algorithm: String, data: [UInt8], prompts: inout Int) -> Result<[UInt8], SecFailure> {
@@ -355,7 +354,7 @@ extension KeychainEngine {
         } else {
             result = .failure(failure(.param, .k2, "no such key or an unsupported algorithm"))
         }
-        return finishKey("SecKeyVerifySignature", result)
+        return finishKey("SecKeyVerifySignature", result, rule: .k2, "the signature verifies")
     }
 
     /// Forgets a `SecKey` no one holds any more (a key item in the keychain keeps its own).
