@@ -128,6 +128,12 @@ public actor RightStore {
         let key = P256.Signing.PrivateKey()
         let bound = await right.requirement == .biometryCurrentSet ? environment.device.enrollmentGeneration : right.boundEnrollment
         let entry = Entry(requirement: right.requirement, keyBytes: Array(key.rawRepresentation), secret: secret, boundEnrollment: bound)
+        // The awaits above let another save of the same identifier run
+        // (actor reentrancy): the check is made again where nothing can
+        // interleave, so one save wins and the others get -1008 (LA12′).
+        guard entries[identifier] == nil else {
+            throw LAModelError(.duplicateIdentifier, "a right is already saved as \"\(identifier)\"")
+        }
         entries[identifier] = entry
         return try instance(identifier, entry)
     }
