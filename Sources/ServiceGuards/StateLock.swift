@@ -94,6 +94,16 @@ public final class StateLock: Sendable {
             close(descriptor)
             throw StateFileError(description: "cannot keep the state in \(stateFile): the lock \(lockPath) is not a regular file")
         }
+        // A hard link planted as FILE.lock is another file's inode: writing
+        // the pid would truncate that file (issue 61 item 5). The lock file
+        // this service makes has one link; any other is refused untouched.
+        guard status.st_nlink == 1 else {
+            close(descriptor)
+            throw StateFileError(
+                description:
+                    "cannot keep the state in \(stateFile): the lock \(lockPath) has \(status.st_nlink) links (a hard link to another file)"
+            )
+        }
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }
             let busy = errno == EWOULDBLOCK

@@ -80,6 +80,25 @@ import TrustSuiteSupport
         #expect(try String(contentsOf: target, encoding: .utf8) == "keep me\n")
     }
 
+    /// `FILE.lock` planted as a hard link to another file (issue 61 item 5)
+    /// is refused before anything is written: the file keeps its bytes.
+    @Test func aHardLinkAsTheLockIsRefusedUntouched() throws {
+        let team = try Team()
+        defer { try? FileManager.default.removeItem(at: team.folder) }
+        let state = team.folder.appendingPathComponent("bits.json")
+        let target = team.folder.appendingPathComponent("precious.txt")
+        try Data("keep me\n".utf8).write(to: target)
+        #expect(link(target.path, state.path + ".lock") == 0)
+        let outcome = try CLI.run(
+            [
+                "serve", "devicecheck", "--port", "0", "--team", Team.id, "--key", team.keyArgument,
+                "--state", state.path,
+            ], timeout: 20)
+        #expect(!outcome.signaled && outcome.status == 2, "\(outcome)")
+        #expect(outcome.stderrLines.count == 1 && outcome.stderr.contains("2 links"), "\(outcome)")
+        #expect(try String(contentsOf: target, encoding: .utf8) == "keep me\n")
+    }
+
     /// A snapshot whose `format` is not `trustsuite-devicecheck-state/1` is
     /// refused (one line, exit 2) and left as it was, not read as this
     /// format and rewritten.
