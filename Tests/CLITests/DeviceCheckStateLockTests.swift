@@ -64,38 +64,32 @@ import TrustSuiteSupport
     /// `FILE.lock` planted as a symbolic link to another file is not
     /// followed: the start is refused and the link's target is untouched.
     @Test func aSymbolicLinkAsTheLockIsNotFollowed() throws {
-        let team = try Team()
-        defer { try? FileManager.default.removeItem(at: team.folder) }
-        let state = team.folder.appendingPathComponent("bits.json")
-        let target = team.folder.appendingPathComponent("precious.txt")
-        try Data("keep me\n".utf8).write(to: target)
-        #expect(symlink(target.path, state.path + ".lock") == 0)
-        let outcome = try CLI.run(
-            [
-                "serve", "devicecheck", "--port", "0", "--team", Team.id, "--key", team.keyArgument,
-                "--state", state.path,
-            ], timeout: 20)
-        #expect(!outcome.signaled && outcome.status == 2, "\(outcome)")
-        #expect(outcome.stderrLines.count == 1 && outcome.stderr.contains("symbolic link"), "\(outcome)")
-        #expect(try String(contentsOf: target, encoding: .utf8) == "keep me\n")
+        try Self.expectPlantedLockRefused(saying: "symbolic link") { symlink($0, $1) }
     }
 
     /// `FILE.lock` planted as a hard link to another file (issue 61 item 5)
     /// is refused before anything is written: the file keeps its bytes.
     @Test func aHardLinkAsTheLockIsRefusedUntouched() throws {
+        try Self.expectPlantedLockRefused(saying: "2 links") { link($0, $1) }
+    }
+
+    /// Plants `FILE.lock` to another file with `plant(target, lock)`, starts
+    /// `serve devicecheck` on FILE, and expects one line saying `reason`,
+    /// exit 2, and the other file as it was.
+    static func expectPlantedLockRefused(saying reason: String, plant: (String, String) -> Int32) throws {
         let team = try Team()
         defer { try? FileManager.default.removeItem(at: team.folder) }
         let state = team.folder.appendingPathComponent("bits.json")
         let target = team.folder.appendingPathComponent("precious.txt")
         try Data("keep me\n".utf8).write(to: target)
-        #expect(link(target.path, state.path + ".lock") == 0)
+        #expect(plant(target.path, state.path + ".lock") == 0)
         let outcome = try CLI.run(
             [
                 "serve", "devicecheck", "--port", "0", "--team", Team.id, "--key", team.keyArgument,
                 "--state", state.path,
             ], timeout: 20)
         #expect(!outcome.signaled && outcome.status == 2, "\(outcome)")
-        #expect(outcome.stderrLines.count == 1 && outcome.stderr.contains("2 links"), "\(outcome)")
+        #expect(outcome.stderrLines.count == 1 && outcome.stderr.contains(reason), "\(outcome)")
         #expect(try String(contentsOf: target, encoding: .utf8) == "keep me\n")
     }
 
