@@ -5,7 +5,7 @@ import TestSupport
 /// A runner killed with SIGKILL cannot stop its adapter; the adapter's
 /// parent-death signal does (the audit found a hung adapter alive after its
 /// runner was SIGKILLed).
-@Suite struct RunnerDeathTests {
+@Suite(.timeLimit(.minutes(10))) struct RunnerDeathTests {
     @Test func aSIGKILLedRunnerTakesItsHungAdapterWithIt() async throws {
         let marker = "hung-adapter-\(UUID().uuidString)"
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("\(marker).py")
@@ -29,22 +29,13 @@ import TestSupport
         runner.standardOutput = FileHandle.nullDevice
         runner.standardError = FileHandle.nullDevice
         try TiedProcess.run(runner)
-        let started = ContinuousClock.now
         // Killed once the adapter has read its first request and hangs.
-        while !FileManager.default.fileExists(atPath: ready) && ContinuousClock.now - started < .seconds(30) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        await Waiting.until({ FileManager.default.fileExists(atPath: ready) }, unless: { !runner.isRunning })
         #expect(FileManager.default.fileExists(atPath: ready), "the adapter got its first request")
         #expect(!Processes.mentioning(marker).isEmpty, "the adapter runs")
         kill(runner.processIdentifier, SIGKILL)
-        let killed = ContinuousClock.now
-        // Bounded (never waitUntilExit): the test must end even if something stays.
-        while runner.isRunning && ContinuousClock.now - killed < .seconds(5) { try await Task.sleep(for: .milliseconds(20)) }
-        while !Processes.mentioning(marker).isEmpty && ContinuousClock.now - killed < .seconds(5) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let left = Processes.mentioning(marker)
-        for line in left { if let pid = Int32(line.prefix { $0 != ":" }) { kill(pid, SIGKILL) } }
+        // Never waitUntilExit: a cancelled wait (the time limit) still kills what stays.
+        let left = await Waiting.survivors(of: marker, after: runner)
         #expect(left == [], "the adapter outlived its SIGKILLed runner")
     }
 }

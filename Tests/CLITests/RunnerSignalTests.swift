@@ -8,7 +8,7 @@ import TestSupport
 /// daemon, one that also clears its environment, a setpgid child and a
 /// plain background child, all ignoring SIGTERM, SIGINT and SIGHUP, then
 /// hangs on its first request; the runner is signalled then.
-@Suite(.serialized) struct RunnerSignalTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct RunnerSignalTests {
     static let script = Locations.packageRoot.appendingPathComponent("Tests/Adapters/escaping_adapter.py").path
 
     /// A runner of `trustsuite run` against the escaping adapter, tied to the
@@ -32,30 +32,14 @@ import TestSupport
         runner.standardOutput = FileHandle.nullDevice
         runner.standardError = FileHandle.nullDevice
         try TiedProcess.run(runner)
-        let started = ContinuousClock.now
         // The runner, the adapter and its four daemons (and whatever else
-        // carries the marker in between).
-        while !(FileManager.default.fileExists(atPath: ready) && Processes.mentioning(marker).count >= 6)
-            && ContinuousClock.now - started < .seconds(30)
-        {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        // carries the marker in between); or the runner ended early.
+        await Waiting.until(
+            { FileManager.default.fileExists(atPath: ready) && Processes.mentioning(marker).count >= 6 },
+            unless: { !runner.isRunning })
         #expect(FileManager.default.fileExists(atPath: ready), "the adapter got its first request")
         #expect(Processes.mentioning(marker).count >= 6, "\(Processes.mentioning(marker))")
         return (runner, marker, ready)
-    }
-
-    /// What is left of the run once `process` ended (at most 5 s each): killed, then returned.
-    static func survivors(of marker: String, after process: Process) async throws -> [String] {
-        let sent = ContinuousClock.now
-        while process.isRunning && ContinuousClock.now - sent < .seconds(5) { try await Task.sleep(for: .milliseconds(20)) }
-        let ended = ContinuousClock.now
-        while !Processes.mentioning(marker).isEmpty && ContinuousClock.now - ended < .seconds(5) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let left = Processes.mentioning(marker)
-        for line in left { if let pid = Int32(line.prefix { $0 != ":" }) { kill(pid, SIGKILL) } }
-        return left
     }
 
     @Test(arguments: [SIGTERM, SIGINT, SIGHUP, SIGKILL])
@@ -63,7 +47,7 @@ import TestSupport
         let (runner, marker, ready) = try await Self.startRun()
         defer { try? FileManager.default.removeItem(atPath: ready) }
         kill(runner.processIdentifier, number)
-        let left = try await Self.survivors(of: marker, after: runner)
+        let left = await Waiting.survivors(of: marker, after: runner)
         #expect(!runner.isRunning)
         #expect(left == [], "signal \(number): what the adapter started outlived the runner")
         if number != SIGKILL && !runner.isRunning {
@@ -86,7 +70,7 @@ import TestSupport
             """
         let (standIn, marker, ready) = try await Self.startRun(parent: parent)
         defer { try? FileManager.default.removeItem(atPath: ready) }
-        let left = try await Self.survivors(of: marker, after: standIn)
+        let left = await Waiting.survivors(of: marker, after: standIn)
         #expect(!standIn.isRunning && standIn.terminationReason == .uncaughtSignal)
         #expect(left == [], "the run outlived the process that started it")
     }

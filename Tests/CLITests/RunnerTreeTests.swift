@@ -9,7 +9,7 @@ import TestSupport
 /// cannot be held open and a killed watchdog leaves no orphan (item 4), and
 /// in a PID namespace whose /proc is the host's no unrelated process is
 /// signalled and SIGTERM still stops a runner that is PID 1 (item 1).
-@Suite(.serialized) struct RunnerTreeTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct RunnerTreeTests {
     static let script = Locations.packageRoot.appendingPathComponent("Tests/Adapters/lifeline_adapter.py").path
 
     enum End: String, CaseIterable, CustomTestStringConvertible {
@@ -44,25 +44,21 @@ import TestSupport
         runner.standardOutput = FileHandle.nullDevice
         runner.standardError = FileHandle.nullDevice
         try TiedProcess.run(runner)
-        let started = ContinuousClock.now
-        // A deadline that only catches a hang.
         switch end {
         case .normal:
-            while runner.isRunning && ContinuousClock.now - started < .seconds(300) { try await Task.sleep(for: .milliseconds(50)) }
+            await Waiting.exit(of: runner)
             #expect(!runner.isRunning, "the run never ended")
             #expect(FileManager.default.fileExists(atPath: ready + ".deed"), "the daemon did its deed")
             if !runner.isRunning { #expect(runner.terminationReason == .exit && runner.terminationStatus == 1) }
         case .sigkill:
-            while !FileManager.default.fileExists(atPath: ready) && ContinuousClock.now - started < .seconds(60) {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            await Waiting.until({ FileManager.default.fileExists(atPath: ready) }, unless: { !runner.isRunning })
             #expect(FileManager.default.fileExists(atPath: ready), "the adapter got its first request after the deed")
             // The orphans of a killed watchdog are killed the moment it dies;
             // a SIGKILL at that very moment is not covered (docs/reliability.md).
             try await Task.sleep(for: .seconds(1))
             kill(runner.processIdentifier, SIGKILL)
         }
-        let left = try await RunnerSignalTests.survivors(of: marker, after: runner)
+        let left = await Waiting.survivors(of: marker, after: runner)
         #expect(left == [], "\(mode), \(end): what the adapter started outlived the run")
     }
 
@@ -87,16 +83,13 @@ import TestSupport
         runner.standardOutput = FileHandle.nullDevice
         runner.standardError = FileHandle.nullDevice
         try TiedProcess.run(runner)
-        let started = ContinuousClock.now
-        while !FileManager.default.fileExists(atPath: ready) && ContinuousClock.now - started < .seconds(60) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        await Waiting.until({ FileManager.default.fileExists(atPath: ready) }, unless: { !runner.isRunning })
         let stores = {
             (try? FileManager.default.contentsOfDirectory(atPath: temporary.path))?.filter { $0.hasPrefix("trustsuite-trust-store-") } ?? []
         }
         #expect(stores().count == 1, "the run made its trust store")
         kill(runner.processIdentifier, number)
-        let left = try await RunnerSignalTests.survivors(of: marker, after: runner)
+        let left = await Waiting.survivors(of: marker, after: runner)
         #expect(left == [])
         #expect(!runner.isRunning && runner.terminationStatus == 128 + number)
         #expect(stores() == [], "the trust store outlived the run")
@@ -115,15 +108,10 @@ import TestSupport
         Processes.mentioning(marker).filter { $0.contains(": \(marker)-bystander 600") }.count
     }
 
-    /// The host pid of the runner whose command line holds `marker`, waiting for it (at most 30 s).
-    static func runnerPid(_ marker: String) async throws -> pid_t? {
-        let started = ContinuousClock.now
-        while ContinuousClock.now - started < .seconds(30) {
-            let found = Processes.mentioning(marker).filter { $0.contains(": \(CLI.binary.path) run ") }
-            if let line = found.first, let pid = pid_t(line.prefix { $0 != ":" }) { return pid }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return nil
+    /// The host pid of the runner whose command line holds `marker`, if it runs.
+    static func runnerPid(_ marker: String) -> pid_t? {
+        let found = Processes.mentioning(marker).filter { $0.contains(": \(CLI.binary.path) run ") }
+        return found.first.flatMap { line in pid_t(line.prefix { $0 != ":" }) }
     }
 
     /// In a PID namespace without its own /proc, the runner (pid 2 there,
@@ -162,18 +150,15 @@ import TestSupport
             kill(namespace.processIdentifier, SIGKILL)
             namespace.waitUntilExit()
         }
-        let started = ContinuousClock.now
-        while !(FileManager.default.fileExists(atPath: ready) && Self.bystanders(marker) == 30)
-            && ContinuousClock.now - started < .seconds(60)
-        {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(FileManager.default.fileExists(atPath: ready), "the adapter got its first request")
-        let pid = try #require(try await Self.runnerPid(marker))
+        // The runner's status file is written when it ends: an early end
+        // (its error in the stderr file) stops the wait instead of a hang.
+        let ended = { FileManager.default.fileExists(atPath: status) }
+        await Waiting.until({ FileManager.default.fileExists(atPath: ready) && Self.bystanders(marker) == 30 }, unless: ended)
+        let early = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        #expect(FileManager.default.fileExists(atPath: ready), "the adapter got its first request; the runner said: \(early)")
+        let pid = try #require(Self.runnerPid(marker), "the runner runs; it said: \(early)")
         kill(pid, SIGTERM)
-        while !FileManager.default.fileExists(atPath: status) && ContinuousClock.now - started < .seconds(120) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        await Waiting.until(ended)
         let code = (try? String(contentsOfFile: status, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(code == "143", "the runner's status: \(code ?? "none")")
         #expect(Self.bystanders(marker) == 30, "unrelated processes were killed")
@@ -200,14 +185,11 @@ import TestSupport
         namespace.standardOutput = FileHandle.nullDevice
         namespace.standardError = errors
         try TiedProcess.run(namespace)
-        let started = ContinuousClock.now
-        while !FileManager.default.fileExists(atPath: ready) && ContinuousClock.now - started < .seconds(60) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        await Waiting.until({ FileManager.default.fileExists(atPath: ready) }, unless: { !namespace.isRunning })
         #expect(FileManager.default.fileExists(atPath: ready), "the adapter got its first request")
-        let pid = try #require(try await Self.runnerPid(marker))
+        let pid = try #require(Self.runnerPid(marker), "the runner runs")
         kill(pid, SIGTERM)
-        let left = try await RunnerSignalTests.survivors(of: marker, after: namespace)
+        let left = await Waiting.survivors(of: marker, after: namespace)
         #expect(!namespace.isRunning, "SIGTERM did not stop the runner")
         if namespace.isRunning {
             kill(namespace.processIdentifier, SIGKILL)

@@ -9,7 +9,7 @@ import TestSupport
 /// too, even a daemon that left its session and cleared its environment
 /// (so it carries no token and its parent chain no longer leads to the
 /// adapter): the watchdog it was reparented to kills it (issue 44, item 8).
-@Suite struct AdapterEndTests {
+@Suite(.timeLimit(.minutes(10))) struct AdapterEndTests {
     @Test func everyDaemonDiesWhenAHungAdapterIsStopped() async throws {
         let marker = "escaping-adapter-\(UUID().uuidString)"
         let ready = FileManager.default.temporaryDirectory.appendingPathComponent("\(marker).ready").path
@@ -20,12 +20,7 @@ import TestSupport
         #expect(report.cases.map(\.grade) == [.error], "the adapter hangs on its first request")
         #expect(FileManager.default.fileExists(atPath: ready))
         await subject.stop()
-        let stopped = ContinuousClock.now
-        while !Processes.mentioning(marker).isEmpty && ContinuousClock.now - stopped < .seconds(3) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let left = Processes.mentioning(marker)
-        for line in left { if let pid = Int32(line.prefix { $0 != ":" }) { kill(pid, SIGKILL) } }
+        let left = await Waiting.gone(marker)
         #expect(left == [], "outlived the stopped adapter")
     }
 }
