@@ -16,7 +16,7 @@ struct ContextState: Sendable {
 /// Why an authorization did not go through.
 enum Refusal: Error {
     /// A keychain status, with its rule and reason.
-    case status(SecStatus, rule: SecRule, reason: String, la: LAErrorCode?)
+    case status(SecStatus, Ruling, la: LAErrorCode?)
     /// `kSecUseAuthenticationUISkip`: the item is left out silently (AC7).
     case skipped
 }
@@ -79,19 +79,18 @@ extension KeychainEngine {
         switch decision {
         case .allowed:
             return nil
-        case .denied(let code):
-            return Self.refusal(for: code, rule: decision.rule ?? .ac10, operation: operation, access: access)
+        case .denied(let refusal):
+            // The access control's own refusal, with the rule and reason it gave (the one code table: KeychainError.Code).
+            return .status(refusal.code.status, refusal.ruling, la: refusal.code.laError)
         case .needsAuthentication(let tree):
             if let context, contexts[context]?.invalidated == true {
                 return .status(
-                    .authFailed, rule: .ac10, reason: "the LAContext was invalidated (LAError.invalidContext → errSecAuthFailed)",
-                    la: .invalidContext)
+                    .authFailed, Ruling(.ac10, "the LAContext was invalidated (LAError.invalidContext → errSecAuthFailed)"), la: .invalidContext)
             }
             switch ui {
             case .fail:
                 return .status(
-                    .interactionNotAllowed, rule: .ac7,
-                    reason: "kSecUseAuthenticationUIFail and \(tree) needs a prompt", la: .notInteractive)
+                    .interactionNotAllowed, Ruling(.ac7, "kSecUseAuthenticationUIFail and \(tree) needs a prompt"), la: .notInteractive)
             case .skip:
                 return .skipped
             case .allow:
@@ -99,65 +98,34 @@ extension KeychainEngine {
             }
             if let context, contexts[context]?.settings.interactionNotAllowed == true {
                 return .status(
-                    .interactionNotAllowed, rule: .la8,
-                    reason: "the LAContext has interactionNotAllowed and \(tree) needs a prompt", la: .notInteractive)
+                    .interactionNotAllowed, Ruling(.la8, "the LAContext has interactionNotAllowed and \(tree) needs a prompt"), la: .notInteractive)
             }
             let shown = reason ?? context.flatMap { contexts[$0]?.settings.localizedReason } ?? ""
             count += 1
             guard let answer = prompt(kind: promptKind(tree), reason: shown, operation: operation.rawValue, call: call) else {
                 return .status(
-                    .userCanceled, rule: .ac10,
-                    reason: "no answer was queued for the prompt \(call) raised (the simulation's strict default counts it as a cancel)",
-                    la: .userCancel)
+                    .userCanceled, Ruling(.ac10, "no answer was queued for the prompt \(call) raised (the simulation's strict default counts it as a cancel)"), la: .userCancel)
             }
             switch answer {
             case .cancel:
                 return .status(
-                    .userCanceled, rule: .ac10, reason: "the user canceled the prompt (LAError.userCancel → errSecUserCanceled)",
-                    la: .userCancel)
+                    .userCanceled, Ruling(.ac10, "the user canceled the prompt (LAError.userCancel → errSecUserCanceled)"), la: .userCancel)
             case .systemCancel:
                 return .status(
-                    .authFailed, rule: .ac10, reason: "the system canceled the prompt (LAError.systemCancel → errSecAuthFailed)",
-                    la: .systemCancel)
+                    .authFailed, Ruling(.ac10, "the system canceled the prompt (LAError.systemCancel → errSecAuthFailed)"), la: .systemCancel)
             case .fallback:
                 return .status(
-                    .authFailed, rule: .ac10, reason: "the user chose the fallback (LAError.userFallback → errSecAuthFailed)",
-                    la: .userFallback)
+                    .authFailed, Ruling(.ac10, "the user chose the fallback (LAError.userFallback → errSecAuthFailed)"), la: .userFallback)
             case .biometryMatch, .biometryNoMatch, .passcode, .companion:
                 break
             }
             let proved = proof(of: answer)
             guard access.evaluate(operation, device: device, evidence: known.union(proved)) == .allowed else {
                 return .status(
-                    .authFailed, rule: .ac10,
-                    reason: "the answer \(answer.rawValue) does not satisfy \(tree) (LAError.authenticationFailed → errSecAuthFailed)",
-                    la: .authenticationFailed)
+                    .authFailed, Ruling(.ac10, "the answer \(answer.rawValue) does not satisfy \(tree) (LAError.authenticationFailed → errSecAuthFailed)"), la: .authenticationFailed)
             }
             record(proved, in: context)
             return nil
-        }
-    }
-
-    /// The status of an access decision the access control refused outright.
-    /// The status of a refusal the access control decided (its `rule`, named where it was evaluated).
-    static func refusal(for code: KeychainError.Code, rule: SecRule, operation: KeychainOperation, access: AccessControl) -> Refusal {
-        switch code {
-        case .interactionNotAllowed:
-            return .status(
-                .interactionNotAllowed, rule: rule, reason: "the item's class \(access.protection.rawValue) is locked", la: nil)
-        case .itemNotFound:
-            return .status(.itemNotFound, rule: rule, reason: "the item no longer exists on this device", la: nil)
-        case .operationNotAllowed:
-            return .status(
-                .authFailed, rule: rule, reason: "the access control has no \(operation.rawValue) entry", la: .operationNotAllowed)
-        case .authFailed:
-            return .status(
-                .authFailed, rule: rule,
-                reason:
-                    "\(access.requirement?.description ?? "the constraint") can no longer be satisfied (enrolment changed, biometry or passcode gone)",
-                la: .authenticationFailed)
-        default:
-            return .status(.authFailed, rule: rule, reason: "\(code.rawValue)", la: nil)
         }
     }
 }

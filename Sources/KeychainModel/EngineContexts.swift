@@ -7,7 +7,7 @@ public let maximumAllowableReuseDuration: Double = 300
 
 extension KeychainEngine {
     mutating func finishLA(_ call: String, _ outcome: LAOutcome) -> LAOutcome {
-        log("LAContext.\(call)", status: outcome.code?.rawValue ?? 0, rule: outcome.rule, outcome.reason, prompts: outcome.prompts)
+        log("LAContext.\(call)", status: outcome.code?.rawValue ?? 0, outcome.ruling, prompts: outcome.prompts)
         return outcome
     }
 
@@ -182,7 +182,7 @@ extension KeychainEngine {
 
     mutating func evaluateControl(context: Int, accessControl: SecAccessControlValue, operation raw: Int, reason: String) -> LAOutcome {
         switch bind(protection: accessControl.protection, flags: accessControl.flags) {
-        case .failure(let outcome): return LAOutcome(.authenticationFailed, rule: outcome.rule, outcome.reason)
+        case .failure(let outcome): return LAOutcome(.authenticationFailed, outcome.ruling)
         case .success(let bound): return evaluate(bound, context: context, operation: raw, reason: reason)
         }
     }
@@ -213,10 +213,10 @@ extension KeychainEngine {
             return LAOutcome(
                 nil, rule: .ac8, prompts == 0 ? "the context already satisfies the access control" : "authenticated", prompts: prompts)
         }
-        guard case .status(_, let rule, let why, let la) = refusal else {
+        guard case .status(_, let ruling, let la) = refusal else {
             return LAOutcome(.authenticationFailed, rule: .ac7, "skipped", prompts: prompts)
         }
-        return LAOutcome(la ?? .authenticationFailed, rule: rule, why, prompts: prompts)
+        return LAOutcome(la ?? .authenticationFailed, ruling, prompts: prompts)
     }
 
     /// `evaluateAccessControl` with the access control of the first item
@@ -229,10 +229,7 @@ extension KeychainEngine {
         reason: String
     ) -> Result<LAOutcome, SecOutcome> {
         let item: StoredSecItem
-        switch firstMatch(itemQuery) {
-        case .failure(let outcome): return .failure(outcome)
-        case .success(let found): item = found
-        }
+        do { item = try firstMatch(itemQuery) } catch { return .failure(error) }
         let keyUse = LAAccessControlOperationValue(rawValue: raw)?.operation.isKeyUse == true
         let access = governingAccess(item)
         if keyUse, let key = item.key, keys[key]?.secureEnclave == true, !access.flags.isEmpty,
@@ -251,7 +248,7 @@ extension KeychainEngine {
         guard contexts[context] != nil else { return }
         contexts[context]?.invalidated = true
         contexts[context]?.evidence = []
-        log("LAContext.invalidate", status: 0, rule: .la7, "invalidated")
+        log("LAContext.invalidate", status: 0, Ruling(.la7, "invalidated"))
     }
 
     /// `evaluatedPolicyDomainState` (LA4).

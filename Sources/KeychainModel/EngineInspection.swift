@@ -23,18 +23,15 @@ extension KeychainEngine {
     /// The access control that governs the first item a copy query finds
     /// (a Secure Enclave key's own, K5); nil when nothing matches or the query does not parse.
     package func governingAccessControl(matching dictionary: [String: SecValue]) -> AccessControl? {
-        (try? firstMatch(dictionary).get()).map(governingAccess)
+        (try? firstMatch(dictionary)).map(governingAccess)
     }
 
     /// The first item a copy query finds, or what the query answers instead
     /// (its parse failure, or not found): `evaluateAccessControl` and the
     /// inspection above look an item up alike.
-    func firstMatch(_ dictionary: [String: SecValue]) -> Result<StoredSecItem, SecOutcome> {
-        switch SecQuery.parse(dictionary, for: .copyMatching) {
-        case .failure(let outcome): return .failure(outcome)
-        case .success(let query):
-            guard let id = matches(query).first, let item = items[id] else { return .failure(notFound(query, call: .copyMatching)) }
-            return .success(item)
-        }
+    func firstMatch(_ dictionary: [String: SecValue]) throws(SecOutcome) -> StoredSecItem {
+        let query = try SecQuery.parse(dictionary, for: .copyMatching)
+        guard let id = matches(query).first, let item = items[id] else { throw notFound(query, call: .copyMatching) }
+        return item
     }
 }

@@ -4,43 +4,45 @@ import KeychainAccessControl
 /// SecKey) rather than an OSStatus: the status is the error's code in
 /// `NSOSStatusErrorDomain`, unless `laCode` is set (K4: Secure Enclave key
 /// operations hand LocalAuthentication's error on unconverted).
-public struct SecFailure: Error, Sendable, Hashable {
+public struct SecFailure: Error, Sendable, Hashable, Ruled {
     public var status: SecStatus
     /// A LocalAuthentication error code (domain `com.apple.LocalAuthentication`) that replaces the OSStatus.
     public var laCode: Int32?
-    public var rule: SecRule
-    public var reason: String
+    public var ruling: Ruling
+
+    public init(_ status: SecStatus, _ ruling: Ruling, laCode: Int32? = nil) {
+        self.status = status
+        self.ruling = ruling
+        self.laCode = laCode
+    }
 
     public init(_ status: SecStatus, rule: SecRule, _ reason: String, laCode: Int32? = nil) {
-        self.status = status
-        self.rule = rule
-        self.reason = reason
-        self.laCode = laCode
+        self.init(status, Ruling(rule, reason), laCode: laCode)
     }
 
     /// The error's domain and code as a `CFError` carries them.
     public var domain: String { laCode == nil ? "NSOSStatusErrorDomain" : "com.apple.LocalAuthentication" }
     public var code: Int { Int(laCode ?? status.rawValue) }
-    public var explanation: String { "\(rule): \(reason)" }
 }
 
 /// What an LAContext call answered: success (nil code) or an LAError code,
 /// with the rule and reason, and the prompts raised.
-public struct LAOutcome: Sendable, Hashable {
+public struct LAOutcome: Sendable, Hashable, Ruled {
     public var code: LAErrorCode?
-    public var rule: SecRule
-    public var reason: String
+    public var ruling: Ruling
     public var prompts: Int
 
-    public init(_ code: LAErrorCode?, rule: SecRule, _ reason: String, prompts: Int = 0) {
+    public init(_ code: LAErrorCode?, _ ruling: Ruling, prompts: Int = 0) {
         self.code = code
-        self.rule = rule
-        self.reason = reason
+        self.ruling = ruling
         self.prompts = prompts
     }
 
+    public init(_ code: LAErrorCode?, rule: SecRule, _ reason: String, prompts: Int = 0) {
+        self.init(code, Ruling(rule, reason), prompts: prompts)
+    }
+
     public var succeeded: Bool { code == nil }
-    public var explanation: String { "\(rule): \(reason)" }
 }
 
 /// The settable properties of an `LAContext`.

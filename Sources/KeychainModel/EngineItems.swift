@@ -21,15 +21,11 @@ extension KeychainEngine {
 
     /// `SecItemAdd`; `wantsResult` is whether the caller passed a result pointer.
     public mutating func add(_ attributes: [String: SecValue], wantsResult: Bool) -> SecOutcome {
-        finish(.add, addItem(attributes, wantsResult: wantsResult))
+        finish(.add, Self.answer { () throws(SecOutcome) in try addItem(attributes, wantsResult: wantsResult) })
     }
 
-    mutating func addItem(_ attributes: [String: SecValue], wantsResult: Bool, keyMaterial: Int? = nil) -> SecOutcome {
-        let query: SecQuery
-        switch SecQuery.parse(attributes, for: .add) {
-        case .failure(let outcome): return outcome
-        case .success(let parsed): query = parsed
-        }
+    mutating func addItem(_ attributes: [String: SecValue], wantsResult: Bool, keyMaterial: Int? = nil) throws(SecOutcome) -> SecOutcome {
+        let query = try SecQuery.parse(attributes, for: .add)
         let protection = query.accessControl?.protection ?? query.protection ?? (query.itemClass == .certificate ? .dk : .ak)
         let synchronizable = query.sync == .synchronizable
         if synchronizable, query.accessControl != nil {
@@ -287,15 +283,11 @@ extension KeychainEngine {
 
     /// `SecItemCopyMatching`.
     public mutating func copyMatching(_ query: [String: SecValue], wantsResult: Bool) -> SecOutcome {
-        finish(.copyMatching, copyItems(query, wantsResult: wantsResult))
+        finish(.copyMatching, Self.answer { () throws(SecOutcome) in try copyItems(query, wantsResult: wantsResult) })
     }
 
-    mutating func copyItems(_ dictionary: [String: SecValue], wantsResult: Bool) -> SecOutcome {
-        let query: SecQuery
-        switch SecQuery.parse(dictionary, for: .copyMatching) {
-        case .failure(let outcome): return outcome
-        case .success(let parsed): query = parsed
-        }
+    mutating func copyItems(_ dictionary: [String: SecValue], wantsResult: Bool) throws(SecOutcome) -> SecOutcome {
+        let query = try SecQuery.parse(dictionary, for: .copyMatching)
         if let group = query.accessGroup, !app.accessGroups.contains(group), group != SecName.kSecAttrAccessGroupToken {
             return SecOutcome(.missingEntitlement, rule: .q6, "the app is not entitled to access group \(group)")
         }
@@ -328,8 +320,8 @@ extension KeychainEngine {
                     case .skipped:
                         skipped += 1
                         continue
-                    case .status(let status, let rule, let reason, _):
-                        return SecOutcome(status, rule: rule, reason, prompts: prompts)
+                    case .status(let status, let ruling, _):
+                        return SecOutcome(status, ruling, prompts: prompts)
                     }
                 }
             }
@@ -441,15 +433,11 @@ extension KeychainEngine {
 
     /// `SecItemUpdate`.
     public mutating func update(_ query: [String: SecValue], _ attributesToUpdate: [String: SecValue]) -> SecOutcome {
-        finish(.update, updateItems(query, attributesToUpdate))
+        finish(.update, Self.answer { () throws(SecOutcome) in try updateItems(query, attributesToUpdate) })
     }
 
-    mutating func updateItems(_ dictionary: [String: SecValue], _ changes: [String: SecValue]) -> SecOutcome {
-        let query: SecQuery
-        switch SecQuery.parse(dictionary, for: .update) {
-        case .failure(let outcome): return outcome
-        case .success(let parsed): query = parsed
-        }
+    mutating func updateItems(_ dictionary: [String: SecValue], _ changes: [String: SecValue]) throws(SecOutcome) -> SecOutcome {
+        let query = try SecQuery.parse(dictionary, for: .update)
         if let returnKey = dictionary.keys.sorted().first(where: { $0.hasPrefix("r_") }) {
             return SecOutcome(.param, rule: .u1, "\(returnKey) (kSecReturn…) in an update query is refused on iOS")
         }
@@ -527,9 +515,9 @@ extension KeychainEngine {
                 let refusal = authorize(
                     item.access, .useItem, context: context, ui: query.authenticationUI,
                     reason: query.operationPrompt, call: SecCall.update.rawValue, prompts: &prompts),
-                case .status(let status, let rule, let reason, _) = refusal
+                case .status(let status, let ruling, _) = refusal
             {
-                return SecOutcome(status, rule: rule, "the update authenticates first (U6): \(reason)", prompts: prompts)
+                return SecOutcome(status, rule: ruling.rule, "the update authenticates first (U6): \(ruling.reason)", prompts: prompts)
             }
             for (name, value) in newAttributes { item.attributes[name] = value }
             let protection =
@@ -590,15 +578,11 @@ extension KeychainEngine {
 
     /// `SecItemDelete`.
     public mutating func delete(_ query: [String: SecValue]) -> SecOutcome {
-        finish(.delete, deleteItems(query))
+        finish(.delete, Self.answer { () throws(SecOutcome) in try deleteItems(query) })
     }
 
-    mutating func deleteItems(_ dictionary: [String: SecValue]) -> SecOutcome {
-        let query: SecQuery
-        switch SecQuery.parse(dictionary, for: .delete) {
-        case .failure(let outcome): return outcome
-        case .success(let parsed): query = parsed
-        }
+    mutating func deleteItems(_ dictionary: [String: SecValue]) throws(SecOutcome) -> SecOutcome {
+        let query = try SecQuery.parse(dictionary, for: .delete)
         if let group = query.accessGroup, !app.accessGroups.contains(group) {
             return SecOutcome(.missingEntitlement, rule: .q6, "the app is not entitled to access group \(group)")
         }

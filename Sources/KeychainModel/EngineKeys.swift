@@ -69,9 +69,8 @@ extension KeychainEngine {
         _ call: String, _ result: Result<T, SecFailure>, rule: SecRule, _ reason: String, prompts: Int = 0
     ) -> Result<T, SecFailure> {
         switch result {
-        case .success: log(call, status: 0, rule: rule, reason, prompts: prompts)
-        case .failure(let failure):
-            log(call, status: Int32(truncatingIfNeeded: failure.code), rule: failure.rule, failure.reason, prompts: prompts)
+        case .success: log(call, status: 0, Ruling(rule, reason), prompts: prompts)
+        case .failure(let failure): log(call, status: Int32(truncatingIfNeeded: failure.code), failure.ruling, prompts: prompts)
         }
         return result
     }
@@ -146,7 +145,7 @@ extension KeychainEngine {
                 return .failure(failure(.param, .a8, "kSecAttrAccessible beside a kSecAttrAccessControl conflicts"))
             }
             switch bind(protection: control.protection, flags: control.flags) {
-            case .failure(let outcome): return .failure(failure(outcome.status, outcome.rule, outcome.reason))
+            case .failure(let outcome): return .failure(SecFailure(outcome.status, outcome.ruling))
             case .success(let bound): access = bound
             }
         } else if merged[SecName.kSecAttrAccessControl] != nil {
@@ -156,7 +155,7 @@ extension KeychainEngine {
         {
             // K5: the token keeps the protection the caller asked for; the item itself is always accessible.
             switch bind(protection: protection, flags: []) {
-            case .failure(let outcome): return .failure(failure(outcome.status, outcome.rule, outcome.reason))
+            case .failure(let outcome): return .failure(SecFailure(outcome.status, outcome.ruling))
             case .success(let bound): access = bound
             }
         }
@@ -187,10 +186,10 @@ extension KeychainEngine {
                 attributes[SecName.kSecAttrAccessControl] = nil
             }
             if let tagValue = merged[SecName.kSecAttrApplicationTag] { attributes[SecName.kSecAttrApplicationTag] = tagValue }
-            let outcome = addItem(attributes, wantsResult: false, keyMaterial: id)
+            let outcome = Self.answer { () throws(SecOutcome) in try addItem(attributes, wantsResult: false, keyMaterial: id) }
             guard outcome.status == .success else {
                 keys[id] = nil
-                return .failure(failure(outcome.status, outcome.rule, outcome.reason))
+                return .failure(SecFailure(outcome.status, outcome.ruling))
             }
         }
         if publicPermanent {
@@ -207,10 +206,10 @@ extension KeychainEngine {
             nextKey += 1
             keys[publicID] = KeyMaterial(
                 privateKey: nil, publicKey: material.publicKey, secureEnclave: false, tag: material.tag, label: material.label)
-            let outcome = addItem(attributes, wantsResult: false, keyMaterial: publicID)
+            let outcome = Self.answer { () throws(SecOutcome) in try addItem(attributes, wantsResult: false, keyMaterial: publicID) }
             keys[publicID] = nil
             guard outcome.status == .success else {
-                return .failure(failure(outcome.status, outcome.rule, outcome.reason))
+                return .failure(SecFailure(outcome.status, outcome.ruling))
             }
         }
         return .success(id)
@@ -312,9 +311,10 @@ extension KeychainEngine {
             if let refusal = authorize(
                 access, .useKeySign, context: material.context, ui: material.authenticationUI, reason: nil,
                 call: "SecKeyCreateSignature", prompts: &prompts),
-                case .status(let status, let rule, let reason, let la) = refusal
+                case .status(let status, let ruling, let la) = refusal
             {
-                return .failure(failure(status, material.secureEnclave ? .k4 : rule, reason, la: material.secureEnclave ? la : nil))
+                return .failure(
+                    failure(status, material.secureEnclave ? .k4 : ruling.rule, ruling.reason, la: material.secureEnclave ? la : nil))
             }
         }
         do {

@@ -14,6 +14,6 @@ extension KeychainEngine {
 
     /// Logs a call outside the keychain with its status, rule and reason.
     public mutating func logCall(_ call: String, status: Int32, rule: SecRule, reason: String, prompts: Int = 0) {
-        log(call, status: status, rule: rule, reason, prompts: prompts)
+        log(call, status: status, Ruling(rule, reason), prompts: prompts)
     }
 }

@@ -6,27 +6,26 @@ public typealias SecStatus = OSStatusCode
 /// What one SecItem or SecKey call answered, and why: the status, the rule
 /// of the rule book (docs/models/secitem.md) that
 /// decided it, one line of reason, the result and the prompts it raised.
-public struct SecOutcome: Sendable, Hashable {
+public struct SecOutcome: Sendable, Hashable, Ruled {
     public var status: SecStatus
-    /// The rule id (`Q4`, `D2`, …) that decided the status.
-    public var rule: SecRule
-    public var reason: String
+    /// The rule id (`Q4`, `D2`, …) that decided the status, and why.
+    public var ruling: Ruling
     /// The result handed back through the call's result pointer (nil: none).
     public var result: SecValue?
     public var prompts: Int
     /// How many items the call found, changed or deleted (nil: not a count the call has).
     public var count: Int?
 
-    public init(_ status: SecStatus, rule: SecRule, _ reason: String, result: SecValue? = nil, prompts: Int = 0) {
+    public init(_ status: SecStatus, _ ruling: Ruling, result: SecValue? = nil, prompts: Int = 0) {
         self.status = status
-        self.rule = rule
-        self.reason = reason
+        self.ruling = ruling
         self.result = result
         self.prompts = prompts
     }
 
-    /// "Q4: the query's kSecAttrAccessible ak filters out the item stored as ck".
-    public var explanation: String { "\(rule): \(reason)" }
+    public init(_ status: SecStatus, rule: SecRule, _ reason: String, result: SecValue? = nil, prompts: Int = 0) {
+        self.init(status, Ruling(rule, reason), result: result, prompts: prompts)
+    }
 }
 
 /// The app whose keychain this is: its application identifier (team ID +
@@ -93,16 +92,16 @@ public struct PromptRecord: Sendable, Hashable {
 }
 
 /// One call and how it ended.
-public struct CallRecord: Sendable, Hashable {
+public struct CallRecord: Sendable, Hashable, Ruled {
     public var call: String
     /// The OSStatus, or the LAError code for LocalAuthentication calls.
     public var status: Int32
-    public var rule: SecRule
-    public var reason: String
+    public var ruling: Ruling
     public var prompts: Int
     public var time: Double
 
-    public var explanation: String { "\(call) → \(status): \(rule): \(reason)" }
+    /// "SecItemCopyMatching → -25308: Q11: the item's class ak is locked".
+    public var line: String { "\(call) → \(status): \(explanation)" }
 }
 
 /// A failed parse or check travels as the call's outcome.

@@ -64,15 +64,21 @@ public struct KeychainEngine: Sendable {
             for id in gone { remove(id) }
             reason = "device event; \(gone.count) …WhenPasscodeSet… item(s) deleted (A11)"
         }
-        log("device.\(event.rawValue)", status: 0, rule: event == .passcodeRemoved ? .a11 : .deviceEvent, reason)
+        log("device.\(event.rawValue)", status: 0, Ruling(event == .passcodeRemoved ? .a11 : .deviceEvent, reason))
     }
 
-    mutating func log(_ call: String, status: Int32, rule: SecRule, _ reason: String, prompts: Int = 0) {
-        calls.append(CallRecord(call: call, status: status, rule: rule, reason: reason, prompts: prompts, time: now))
+    mutating func log(_ call: String, status: Int32, _ ruling: Ruling, prompts: Int = 0) {
+        calls.append(CallRecord(call: call, status: status, ruling: ruling, prompts: prompts, time: now))
+    }
+
+    /// What a call answers: the outcome `body` returns, or the one it threw
+    /// (a parse failure or a refusal ends the call where it is found).
+    static func answer(_ body: () throws(SecOutcome) -> SecOutcome) -> SecOutcome {
+        do { return try body() } catch { return error }
     }
 
     mutating func finish(_ call: SecCall, _ outcome: SecOutcome) -> SecOutcome {
-        log(call.rawValue, status: outcome.status.rawValue, rule: outcome.rule, outcome.reason, prompts: outcome.prompts)
+        log(call.rawValue, status: outcome.status.rawValue, outcome.ruling, prompts: outcome.prompts)
         return outcome
     }
 

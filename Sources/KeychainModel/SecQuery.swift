@@ -57,43 +57,41 @@ struct SecQuery {
 
     /// Parses `dictionary` for `call`. The class comes from `kSecClass`, or
     /// from a persistent reference's first four bytes (Q1).
-    static func parse(_ dictionary: [String: SecValue], for call: SecCall) -> Result<SecQuery, SecOutcome> {
+    static func parse(_ dictionary: [String: SecValue], for call: SecCall) throws(SecOutcome) -> SecQuery {
         let itemClass: SecItemClass
         switch dictionary[SecName.kSecClass] {
         case .string(let name)?:
             guard let known = SecItemClass(rawValue: name) else {
-                return .failure(failure(.noSuchClass, .q1, "kSecClass \"\(name)\" is not an item class"))
+                throw failure(.noSuchClass, .q1, "kSecClass \"\(name)\" is not an item class")
             }
             itemClass = known
         case let other?:
-            return .failure(failure(.param, .q1, "kSecClass must be a class constant, not \(other.shortDescription)"))
+            throw failure(.param, .q1, "kSecClass must be a class constant, not \(other.shortDescription)")
         case nil:
             if case .data(let ref)? = dictionary[SecName.kSecValuePersistentRef], ref.count >= 4,
                 let fromRef = SecItemClass(rawValue: String(decoding: ref.prefix(4), as: UTF8.self))
             {
                 itemClass = fromRef
             } else {
-                return .failure(failure(.param, .q1, "no kSecClass in the \(call.rawValue) dictionary"))
+                throw failure(.param, .q1, "no kSecClass in the \(call.rawValue) dictionary")
             }
         }
         var query = SecQuery(itemClass: itemClass)
         // Keys in a fixed order, so the first problem reported does not depend on hashing.
         for key in dictionary.keys.sorted() where key != SecName.kSecClass {
             guard let value = dictionary[key] else { continue }
-            if let problem = query.take(key, value, for: call) { return .failure(problem) }
+            if let problem = query.take(key, value, for: call) { throw problem }
         }
         // A8 (§9): every access control is made by SecAccessControlCreateWithFlags
         // and carries an ACL, so kSecAttrAccessible beside one always conflicts.
         if query.protection != nil, query.accessControl != nil {
-            return .failure(
-                failure(.param, .a8, "kSecAttrAccessible beside a kSecAttrAccessControl made by SecAccessControlCreateWithFlags conflicts")
-            )
+            throw failure(.param, .a8, "kSecAttrAccessible beside a kSecAttrAccessControl made by SecAccessControlCreateWithFlags conflicts")
         }
         // Q15′ (§9): kSecAttrSynchronizableAny is no attribute pair, so it may accompany a persistent reference.
         if query.persistentRef != nil, !query.filters.isEmpty || query.accessGroup != nil || (query.syncGiven && query.sync != .any) {
-            return .failure(failure(.param, .q15, "kSecValuePersistentRef cannot be combined with other attributes"))
+            throw failure(.param, .q15, "kSecValuePersistentRef cannot be combined with other attributes")
         }
-        return .success(query)
+        return query
     }
 
     /// Reads one key; a problem is the call's failure.

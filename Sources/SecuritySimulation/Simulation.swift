@@ -101,7 +101,7 @@ public final class Simulation: Sendable {
             let result = try body(&state)
             if echo, state.engine.calls.count > before {
                 for call in state.engine.calls[before...] {
-                    FileHandle.standardError.write(Data("[simulation] \(call.explanation)\n".utf8))
+                    FileHandle.standardError.write(Data("[simulation] \(call.line)\n".utf8))
                 }
             }
             state.engine.trimLogs(keeping: state.callLogLimit)
@@ -279,7 +279,7 @@ public final class Simulation: Sendable {
     public var calls: [CallRecord] { locked { Array($0.engine.calls.suffix($0.callLogLimit)) } }
 
     /// The last call's explanation, e.g. "SecItemCopyMatching → -25300: Q4: the query's …".
-    public var lastExplanation: String? { withEngine { $0.calls.last?.explanation } }
+    public var lastExplanation: String? { withEngine { $0.calls.last?.line } }
 
     /// Calls that would have ended the app on a device (LA9).
     public var wouldCrashOnDevice: [String] { withEngine { $0.wouldCrashOnDevice } }

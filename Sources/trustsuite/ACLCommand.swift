@@ -94,7 +94,7 @@ struct ACLEvaluateCommand: ParsableCommand {
             decision = item.evaluate(op, device: state, evidence: [])
             outcome = item.perform(op, device: state, evidence: proof)
         } catch {
-            decision = .denied(error.code)
+            decision = .denied(error)
             outcome = .failure(error)
         }
         var object: [String: JSONValue] = ["decision": .string(decision.description)]

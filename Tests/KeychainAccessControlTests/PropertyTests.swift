@@ -90,7 +90,7 @@ import TestSupport
             let decision = item.evaluate(s.operation, device: device, evidence: s.evidence)
             switch item.rule(for: s.operation) {
             case .requires(let tree) where tree.isSatisfied(by: s.evidence, device: device, enrollment: item.enrollment):
-                if case .denied(let code) = decision {
+                if let code = decision.refusalCode {
                     #expect([.itemNotFound, .interactionNotAllowed].contains(code), "\(s): \(decision)")
                 } else {
                     #expect(decision == .allowed, "\(s): \(decision)")
@@ -114,7 +114,7 @@ import TestSupport
             events.insert(.restoredToNewDevice, at: min(at, events.count))
             var device = s.device
             for e in events { device.apply(e) }
-            #expect(item.evaluate(s.operation, device: device, evidence: s.evidence) == .denied(.itemNotFound))
+            #expect(item.evaluate(s.operation, device: device, evidence: s.evidence).refusalCode == .itemNotFound)
             #expect(!item.exists(on: device))
         }
     }

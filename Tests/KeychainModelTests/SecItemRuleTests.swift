@@ -658,7 +658,7 @@ import Testing
         _ = engine.copyMatching(Self.query(["pdmn": .string("ak")]), wantsResult: false)
         #expect(engine.calls.map(\.call) == ["SecItemAdd", "SecItemCopyMatching"])
         #expect(
-            engine.calls.last?.explanation
+            engine.calls.last?.line
                 == "SecItemCopyMatching → -25300: Q4: the query's kSecAttrAccessible ak filters out the item stored as ck")
     }
 }

@@ -1,6 +1,9 @@
-/// The single error type of ``KeychainAccessControl``: a stable code from
-/// docs/vectors.md (keychain-acl) with Apple's OSStatus, and a reason.
-public struct KeychainError: Error, Hashable, Sendable, CustomStringConvertible {
+/// The single error type of ``KeychainAccessControl``, and its refusal: a
+/// stable code from docs/vectors.md (keychain-acl) with Apple's OSStatus,
+/// the rule of the rule book that refused and a reason, all three given
+/// where the refusal is made (there is no initializer without a rule, so a
+/// new refusal cannot be labelled after the fact).
+public struct KeychainError: Error, Hashable, Sendable, CustomStringConvertible, Ruled {
     public enum Code: String, Sendable, Hashable, CaseIterable, Codable {
         /// errSecParam: a flag combination the keychain refuses.
         case invalidAccessControl
@@ -37,17 +40,30 @@ public struct KeychainError: Error, Hashable, Sendable, CustomStringConvertible 
 
         /// The status as the number the keychain returns.
         public var osStatus: Int32 { status.rawValue }
+
+        /// The LocalAuthentication error behind the status, where the
+        /// keychain got its answer from LocalAuthentication (AC10): the one
+        /// table, beside ``status``, that the keychain model reads.
+        public var laError: LAErrorCode? {
+            switch self {
+            case .authFailed: .authenticationFailed
+            case .operationNotAllowed: .operationNotAllowed
+            case .userCanceled: .userCancel
+            case .invalidAccessControl, .notSynchronizable, .interactionNotAllowed, .itemNotFound, .notAvailable, .duplicateItem: nil
+            }
+        }
     }
 
     public let code: Code
-    public let reason: String
+    /// The rule of the rule book that refused, and why.
+    public let ruling: Ruling
 
-    public init(_ code: Code, _ reason: String) {
+    public init(_ code: Code, rule: SecRule, _ reason: String) {
         self.code = code
-        self.reason = reason
+        self.ruling = Ruling(rule, reason)
     }
 
-    public var description: String { "\(code.rawValue) (\(code.osStatus)): \(reason)" }
+    public var description: String { "\(code.rawValue) (\(code.osStatus)): \(explanation)" }
     public static func == (lhs: KeychainError, rhs: KeychainError) -> Bool { lhs.code == rhs.code }
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -26,29 +26,21 @@ public enum Decision: Sendable, Hashable, CustomStringConvertible {
     case allowed
     /// A prompt must obtain this (what is not yet satisfied).
     case needsAuthentication(Requirement)
-    case denied(KeychainError.Code)
+    /// Refused: the code, the rule that refused and why, made by the step
+    /// of ``AccessControl/evaluate(_:device:evidence:)`` that refused.
+    case denied(KeychainError)
+
+    /// The refusal's code (nil: not a refusal).
+    public var refusalCode: KeychainError.Code? {
+        guard case .denied(let error) = self else { return nil }
+        return error.code
+    }
 
     public var description: String {
         switch self {
         case .allowed: return "allowed"
         case .needsAuthentication(let tree): return "needsAuthentication(\(tree))"
-        case .denied(let code): return "denied(\(code.rawValue), \(code.osStatus))"
-        }
-    }
-}
-
-extension Decision {
-    /// The rule of the rule book that decided a refusal, named here, where
-    /// access control is evaluated, by the step of ``AccessControl/evaluate(_:device:evidence:)``
-    /// that refused (nil: not a refusal).
-    public var rule: SecRule? {
-        guard case .denied(let code) = self else { return nil }
-        switch code {
-        case .itemNotFound: return .a11  // the item did not survive (a passcode or a device gone)
-        case .operationNotAllowed: return .ac3  // the access control has no entry for the operation
-        case .interactionNotAllowed: return .q11  // the protection class is locked
-        case .authFailed: return .ac6  // the constraint can no longer be satisfied
-        default: return .ac10
+        case .denied(let error): return "denied(\(error.code.rawValue), \(error.code.osStatus), \(error.explanation))"
         }
     }
 }
@@ -71,13 +63,13 @@ public struct AccessControl: Sendable, Hashable {
     /// constraint is legal and means no constraint (AC2).
     public static func validate(_ flags: AccessControlFlags) throws(KeychainError) {
         if flags.isSuperset(of: [.or, .and]) {
-            throw KeychainError(.invalidAccessControl, "or and and together")
+            throw KeychainError(.invalidAccessControl, rule: .ac1, "or and and together")
         }
         if flags.isSuperset(of: [.biometryAny, .biometryCurrentSet]) {
-            throw KeychainError(.invalidAccessControl, "biometryAny with biometryCurrentSet")
+            throw KeychainError(.invalidAccessControl, rule: .ac1, "biometryAny with biometryCurrentSet")
         }
         if flags.contains(.userPresence) && !flags.subtracting(AccessControlFlags.userPresenceCompanions).isEmpty {
-            throw KeychainError(.invalidAccessControl, "userPresence combines only with applicationPassword and privateKeyUsage")
+            throw KeychainError(.invalidAccessControl, rule: .ac1, "userPresence combines only with applicationPassword and privateKeyUsage")
         }
     }
 
@@ -91,17 +83,17 @@ public struct AccessControl: Sendable, Hashable {
     ) throws(KeychainError) -> AccessControl {
         try validate(flags)
         if synchronizable && protection.isThisDeviceOnly {
-            throw KeychainError(.notSynchronizable, "\(protection.longName) items never leave the device")
+            throw KeychainError(.notSynchronizable, rule: .a10, "\(protection.longName) items never leave the device")
         }
         if synchronizable && !flags.isEmpty {
-            throw KeychainError(.notSynchronizable, "items with an access-control object do not synchronize")
+            throw KeychainError(.notSynchronizable, rule: .a9, "items with an access-control object do not synchronize")
         }
         if protection.requiresPasscode && !device.passcodeSet {
-            throw KeychainError(.notAvailable, "whenPasscodeSetThisDeviceOnly needs a passcode")
+            throw KeychainError(.notAvailable, rule: .a11, "whenPasscodeSetThisDeviceOnly needs a passcode")
         }
         let requirement = Requirement.from(flags)
         if let requirement, !requirement.isBindable(on: device) {
-            throw KeychainError(.authFailed, "\(requirement) cannot be bound: no enrolled biometry or no passcode")
+            throw KeychainError(.authFailed, rule: .ac5, "\(requirement) cannot be bound: no enrolled biometry or no passcode")
         }
         return AccessControl(
             protection: protection, flags: flags, synchronizable: synchronizable, requirement: requirement,
@@ -139,13 +131,23 @@ public struct AccessControl: Sendable, Hashable {
     /// Order: existence, the operation's rule, the protection class (not for
     /// delete), then the constraints.
     public func evaluate(_ operation: KeychainOperation, device: DeviceState, evidence: Evidence) -> Decision {
-        guard exists(on: device) else { return .denied(.itemNotFound) }
+        guard exists(on: device) else {
+            return .denied(KeychainError(.itemNotFound, rule: .a11, "the item no longer exists on this device"))
+        }
         let rule = rule(for: operation)
-        if case .notAllowed = rule { return .denied(.operationNotAllowed) }
-        if operation != .deleteItem && !protection.isAvailable(in: device) { return .denied(.interactionNotAllowed) }
+        if case .notAllowed = rule {
+            return .denied(KeychainError(.operationNotAllowed, rule: .ac3, "the access control has no \(operation.rawValue) entry"))
+        }
+        if operation != .deleteItem && !protection.isAvailable(in: device) {
+            return .denied(KeychainError(.interactionNotAllowed, rule: .q11, "the item's class \(protection.rawValue) is locked"))
+        }
         guard case .requires(let tree) = rule else { return .allowed }
         if tree.isSatisfied(by: evidence, device: device, enrollment: enrollment) { return .allowed }
-        guard tree.isSatisfiable(device: device, enrollment: enrollment) else { return .denied(.authFailed) }
+        guard tree.isSatisfiable(device: device, enrollment: enrollment) else {
+            return .denied(
+                KeychainError(
+                    .authFailed, rule: .ac6, "\(tree) can no longer be satisfied (enrolment changed, biometry or passcode gone)"))
+        }
         return .needsAuthentication(tree)
     }
 
@@ -153,17 +155,20 @@ public struct AccessControl: Sendable, Hashable {
     /// a prompt is needed the user answers with `evidence`. The `cancel`
     /// token is the Cancel button (`userCanceled`); evidence that does not
     /// satisfy the tree — none at all included — is a failed attempt
-    /// (`authFailed`), as is a prompt the system dismisses.
+    /// (`authFailed`), as is a prompt the system dismisses (AC10 both).
     public func perform(_ operation: KeychainOperation, device: DeviceState, evidence: Evidence) -> Result<Void, KeychainError> {
         switch evaluate(operation, device: device, evidence: []) {
         case .allowed: return .success(())
-        case .denied(let code): return .failure(KeychainError(code, "\(operation.rawValue) denied"))
+        case .denied(let error): return .failure(error)
         case .needsAuthentication(let tree):
-            if evidence.contains(.cancel) { return .failure(KeychainError(.userCanceled, "the user canceled the prompt for \(tree)")) }
+            if evidence.contains(.cancel) {
+                return .failure(KeychainError(.userCanceled, rule: .ac10, "the user canceled the prompt for \(tree)"))
+            }
             switch evaluate(operation, device: device, evidence: evidence) {
             case .allowed: return .success(())
-            case .denied(let code): return .failure(KeychainError(code, "\(operation.rawValue) denied"))
-            case .needsAuthentication: return .failure(KeychainError(.authFailed, "what the user proved does not satisfy \(tree)"))
+            case .denied(let error): return .failure(error)
+            case .needsAuthentication:
+                return .failure(KeychainError(.authFailed, rule: .ac10, "what the user proved does not satisfy \(tree)"))
             }
         }
     }
