@@ -321,7 +321,8 @@ let package = Package(
         .testTarget(
             name: "ReferenceSubjectsTests",
             dependencies: [
-                "ReferenceSubjects", "ConformanceKit", "VectorContract", "AdapterHost", "DeviceCheckModel", "TrustSuiteSupport",
+                "ReferenceSubjects", "ConformanceKit", "ConformanceReports", "VectorContract", "AdapterHost", "DeviceCheckModel",
+                "TrustSuiteSupport",
                 "TestSupport", "AppAttest",
                 "StrictCBOR",
                 "KeychainAccessControl", "KeychainModel", "LocalAuthorization",

@@ -291,12 +291,13 @@ package enum AdapterReply: Sendable, Equatable {
         guard let verdictName = reply["result"]?.stringValue, let verdict = SubjectAnswer.Verdict(rawValue: verdictName) else {
             return .badVerdict
         }
-        return .answer(
-            // What a reply may put in a report is bounded (issue 44): the
-            // error text and code are cut at BoundedText.reportLimit, marked.
-            SubjectAnswer(
-                verdict, error: reply["error"]?.stringValue.map { BoundedText.cut($0) },
-                code: reply["code"]?.stringValue.map { BoundedText.cut($0, limit: 256) }, output: reply["output"]))
+        // What a reply may put in a report is bounded (issue 44): the
+        // error text, explanation and code are cut at BoundedText.reportLimit, marked.
+        var answer = SubjectAnswer(
+            verdict, error: reply["error"]?.stringValue.map { BoundedText.cut($0) },
+            code: reply["code"]?.stringValue.map { BoundedText.cut($0, limit: 256) }, output: reply["output"])
+        answer.explanation = reply["explanation"]?.stringValue.map { BoundedText.cut($0) }
+        return .answer(answer)
     }
 }
 

@@ -36,11 +36,15 @@ extension CaseResult {
                 ? "rejected a valid vector"
                 : grade == .wrongReason ? "refused for a wrong reason" : grade == .error ? "error" : "wrong output"
         let level = severity == .critical || severity == .high ? "error" : "warning"
+        // The subject's explanation, where the case did not pass: JUnit's
+        // failure text and the end of SARIF's message.
+        let why = grade == .pass ? nil : explanation
         return Finding(
             id: vector.id, title: "\(vector.id) [tcId \(vector.tcId)]", group: vector.family.rawValue, outcome: outcome,
-            kind: kind, message: shown, stderr: stderr, seconds: seconds, file: vector.file,
+            kind: kind, message: shown, detail: why, stderr: stderr, seconds: seconds, file: vector.file,
             level: Finding.Level(level: level, rank: (severity ?? .other).rank), rule: rule,
-            location: rule == nil ? nil : SARIFLog.location(vector.file, line: line), summary: "\(vector.id): \(described) — \(message)",
+            location: rule == nil ? nil : SARIFLog.location(vector.file, line: line),
+            summary: "\(vector.id): \(described) — \(message)" + (why.map { " (why: \($0))" } ?? ""),
             fingerprint: "trustsuiteVector/v1", properties: rule == nil ? [:] : sarifProperties)
     }
 

@@ -37,6 +37,9 @@ public struct CaseResult: Sendable, Hashable {
         receivedCode = answer.flatMap { Self.code(of: $0, errorIsCode: false) }
     }
 
+    /// The subject's explanation of its answer, when it gave one (shown, never graded).
+    public var explanation: String? { answer?.explanation }
+
     /// An invalid vector that the subject accepted: the dangerous kind of failure.
     public var acceptedInvalid: Bool {
         grade == .fail && vector.result == .invalid && answer?.verdict == .valid

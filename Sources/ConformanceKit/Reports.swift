@@ -100,6 +100,9 @@ public enum Reports {
                             "[\(label)\(result.grade.rawValue)] \(result.vector.id) "
                                 + "(\(result.vector.file) tcId \(result.vector.tcId)): \(result.message)"))
                 if let input = oneLineInput(result.vector) { lines.append("     input: " + TerminalText.escape(input)) }
+                if let explanation = result.explanation {
+                    for line in explanation.split(separator: "\n") { lines.append("     why: " + TerminalText.escape(String(line))) }
+                }
             }
             if problems.count > maxListed { lines.append("   … \(problems.count - maxListed) more (see --json)") }
         }
@@ -192,6 +195,7 @@ public enum Reports {
             if let output = answer.output { object["output"] = output }
         }
         if !result.message.isEmpty { object["message"] = .string(result.message) }
+        if result.grade != .pass, let explanation = result.explanation { object["explanation"] = .string(explanation) }
         return .object(object)
     }
 

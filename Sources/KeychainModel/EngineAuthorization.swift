@@ -85,7 +85,8 @@ extension KeychainEngine {
         case .needsAuthentication(let tree):
             if let context, contexts[context]?.invalidated == true {
                 return .status(
-                    .authFailed, Ruling(.ac10, "the LAContext was invalidated (LAError.invalidContext → errSecAuthFailed)"), la: .invalidContext)
+                    .authFailed, Ruling(.ac10, "the LAContext was invalidated (LAError.invalidContext → errSecAuthFailed)"),
+                    la: .invalidContext)
             }
             switch ui {
             case .fail:
@@ -98,13 +99,17 @@ extension KeychainEngine {
             }
             if let context, contexts[context]?.settings.interactionNotAllowed == true {
                 return .status(
-                    .interactionNotAllowed, Ruling(.la8, "the LAContext has interactionNotAllowed and \(tree) needs a prompt"), la: .notInteractive)
+                    .interactionNotAllowed, Ruling(.la8, "the LAContext has interactionNotAllowed and \(tree) needs a prompt"),
+                    la: .notInteractive)
             }
             let shown = reason ?? context.flatMap { contexts[$0]?.settings.localizedReason } ?? ""
             count += 1
             guard let answer = prompt(kind: promptKind(tree), reason: shown, operation: operation.rawValue, call: call) else {
                 return .status(
-                    .userCanceled, Ruling(.ac10, "no answer was queued for the prompt \(call) raised (the simulation's strict default counts it as a cancel)"), la: .userCancel)
+                    .userCanceled,
+                    Ruling(
+                        .ac10, "no answer was queued for the prompt \(call) raised (the simulation's strict default counts it as a cancel)"),
+                    la: .userCancel)
             }
             switch answer {
             case .cancel:
@@ -112,7 +117,8 @@ extension KeychainEngine {
                     .userCanceled, Ruling(.ac10, "the user canceled the prompt (LAError.userCancel → errSecUserCanceled)"), la: .userCancel)
             case .systemCancel:
                 return .status(
-                    .authFailed, Ruling(.ac10, "the system canceled the prompt (LAError.systemCancel → errSecAuthFailed)"), la: .systemCancel)
+                    .authFailed, Ruling(.ac10, "the system canceled the prompt (LAError.systemCancel → errSecAuthFailed)"),
+                    la: .systemCancel)
             case .fallback:
                 return .status(
                     .authFailed, Ruling(.ac10, "the user chose the fallback (LAError.userFallback → errSecAuthFailed)"), la: .userFallback)
@@ -122,7 +128,10 @@ extension KeychainEngine {
             let proved = proof(of: answer)
             guard access.evaluate(operation, device: device, evidence: known.union(proved)) == .allowed else {
                 return .status(
-                    .authFailed, Ruling(.ac10, "the answer \(answer.rawValue) does not satisfy \(tree) (LAError.authenticationFailed → errSecAuthFailed)"), la: .authenticationFailed)
+                    .authFailed,
+                    Ruling(
+                        .ac10, "the answer \(answer.rawValue) does not satisfy \(tree) (LAError.authenticationFailed → errSecAuthFailed)"),
+                    la: .authenticationFailed)
             }
             record(proved, in: context)
             return nil

@@ -116,6 +116,18 @@ extension KeychainEngine {
         return nil
     }
 
+    /// Q6: a query that names `kSecAttrAccessGroup` searches that group
+    /// only, and only a group the app is entitled to; the refusal says which
+    /// groups the app has. The token group is searchable by copy (its items
+    /// are read, never written), not by update or delete.
+    func checkSearchedGroup(_ query: SecQuery, for call: SecCall) throws(SecOutcome) {
+        guard let group = query.accessGroup, !app.accessGroups.contains(group) else { return }
+        if call == .copyMatching && group == SecName.kSecAttrAccessGroupToken { return }
+        throw SecOutcome(
+            .missingEntitlement, rule: .q6,
+            "the app is not entitled to access group \(group) (groups: \(app.accessGroups.joined(separator: ", ")))")
+    }
+
     /// Binds an access control on the device as add and key creation do (AC1, A11, AC5).
     func bind(protection: ProtectionClass, flags: AccessControlFlags) -> Result<AccessControl, SecOutcome> {
         do {
@@ -288,9 +300,7 @@ extension KeychainEngine {
 
     mutating func copyItems(_ dictionary: [String: SecValue], wantsResult: Bool) throws(SecOutcome) -> SecOutcome {
         let query = try SecQuery.parse(dictionary, for: .copyMatching)
-        if let group = query.accessGroup, !app.accessGroups.contains(group), group != SecName.kSecAttrAccessGroupToken {
-            return SecOutcome(.missingEntitlement, rule: .q6, "the app is not entitled to access group \(group)")
-        }
+        try checkSearchedGroup(query, for: .copyMatching)
         let found = matches(query)
         guard !found.isEmpty else { return notFound(query, call: .copyMatching) }
         if query.limit.maximum == 0 {
@@ -441,9 +451,7 @@ extension KeychainEngine {
         if let returnKey = dictionary.keys.sorted().first(where: { $0.hasPrefix("r_") }) {
             return SecOutcome(.param, rule: .u1, "\(returnKey) (kSecReturn…) in an update query is refused on iOS")
         }
-        if let group = query.accessGroup, !app.accessGroups.contains(group) {
-            return SecOutcome(.missingEntitlement, rule: .q6, "the app is not entitled to access group \(group)")
-        }
+        try checkSearchedGroup(query, for: .update)
         var newAttributes: [String: SecValue] = [:]
         var newData: [UInt8]?
         var newControl: SecAccessControlValue?
@@ -583,9 +591,7 @@ extension KeychainEngine {
 
     mutating func deleteItems(_ dictionary: [String: SecValue]) throws(SecOutcome) -> SecOutcome {
         let query = try SecQuery.parse(dictionary, for: .delete)
-        if let group = query.accessGroup, !app.accessGroups.contains(group) {
-            return SecOutcome(.missingEntitlement, rule: .q6, "the app is not entitled to access group \(group)")
-        }
+        try checkSearchedGroup(query, for: .delete)
         let found = matches(query, includeLost: true)
         guard !found.isEmpty else { return notFound(query, call: .delete) }
         for id in found { remove(id) }

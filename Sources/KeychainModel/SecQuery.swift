@@ -85,7 +85,8 @@ struct SecQuery {
         // A8 (§9): every access control is made by SecAccessControlCreateWithFlags
         // and carries an ACL, so kSecAttrAccessible beside one always conflicts.
         if query.protection != nil, query.accessControl != nil {
-            throw failure(.param, .a8, "kSecAttrAccessible beside a kSecAttrAccessControl made by SecAccessControlCreateWithFlags conflicts")
+            throw failure(
+                .param, .a8, "kSecAttrAccessible beside a kSecAttrAccessControl made by SecAccessControlCreateWithFlags conflicts")
         }
         // Q15′ (§9): kSecAttrSynchronizableAny is no attribute pair, so it may accompany a persistent reference.
         if query.persistentRef != nil, !query.filters.isEmpty || query.accessGroup != nil || (query.syncGiven && query.sync != .any) {

@@ -20,15 +20,18 @@ enum AppleAPISubject {
         }
         // Each vector on a simulation of its own (issue 50): vectors replay in
         // parallel, and never race a test that uses the shared simulation.
-        let replayed: Data = try await Simulation.withNew {
+        let (replayed, calls): (Data, [String]) = try await Simulation.withNew {
             do {
                 let output = try await AppleAPIDriver(hooks: SimulationHooks(.current)).replay(object)
-                return try JSONSerialization.data(withJSONObject: output, options: [.sortedKeys])
+                // The model's call log: each Apple call with its status, rule and reason.
+                return (try JSONSerialization.data(withJSONObject: output, options: [.sortedKeys]), Simulation.current.calls.map(\.line))
             } catch let failure as AppleAPIDriver.Failure {
                 throw ReferenceInputError(failure.description)
             }
         }
-        return SubjectAnswer(.valid, output: try JSONDecoder().decode(JSONValue.self, from: replayed))
+        var answer = SubjectAnswer(.valid, output: try JSONDecoder().decode(JSONValue.self, from: replayed))
+        if !calls.isEmpty { answer.explanation = calls.joined(separator: "\n") }
+        return answer
         #else
         return SubjectAnswer(.unsupported)
         #endif

@@ -83,16 +83,23 @@ enum KeychainACLSubject {
                 protection: protection, flags: flags,
                 synchronizable: input.synchronizable ?? false, device: device)
         } catch {
-            return SubjectAnswer(.invalid, error: error.code.rawValue)
+            return refused(error)
         }
         for event in events { device.apply(event) }
         switch access.perform(operation, device: device, evidence: evidence) {
         case .failure(let error):
-            return SubjectAnswer(.invalid, error: error.code.rawValue)
+            return refused(error)
         case .success:
             var output: [String: JSONValue] = [:]
             if case .requires(let tree) = access.rule(for: operation) { output["requires"] = .string(tree.description) }
             return SubjectAnswer(.valid, output: .object(output))
         }
+    }
+
+    /// A refusal: its code graded, its rule and reason shown.
+    static func refused(_ error: KeychainError) -> SubjectAnswer {
+        var answer = SubjectAnswer(.invalid, error: error.code.rawValue)
+        answer.explanation = error.explanation
+        return answer
     }
 }

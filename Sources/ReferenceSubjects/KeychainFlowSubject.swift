@@ -11,22 +11,28 @@ public enum KeychainFlowSubject {
 
     static func evaluate(_ input: Contract.Input) throws -> SubjectAnswer {
         let steps = try trace(input)
-        return SubjectAnswer(.valid, output: .object(["steps": .array(steps)]))
+        var answer = SubjectAnswer(.valid, output: .object(["steps": .array(steps.map(\.answer))]))
+        // Every step's rule and reason, one line each: shown where the case did not pass.
+        answer.explanation = steps.enumerated().map { index, step in
+            "step \(index + 1) \(step.op.rawValue) → \(step.answer["status"]?.int64Value ?? 0): \(step.explanation ?? "no rule given")"
+        }.joined(separator: "\n")
+        return answer
     }
 
     /// Runs a trace (`{"device": …, "steps": […]}`) and returns each step
-    /// as written with its answer `{status, prompts, data?, count?}`.
-    public static func trace(_ input: JSONValue) throws -> [(step: JSONValue, answer: JSONValue)] {
+    /// as written with its answer `{status, prompts, data?, count?}` and the
+    /// rule and reason that decided it.
+    public static func trace(_ input: JSONValue) throws -> [(step: JSONValue, answer: JSONValue, explanation: String?)] {
         let answers = try trace(Contract.read(input))
-        return zip(input["steps"]?.arrayValue ?? [], answers).map { (step: $0, answer: $1) }
+        return zip(input["steps"]?.arrayValue ?? [], answers).map { (step: $0, answer: $1.answer, explanation: $1.explanation) }
     }
 
-    static func trace(_ input: Contract.Input) throws -> [JSONValue] {
-        try outcomes(input).map { _, outcome in
+    static func trace(_ input: Contract.Input) throws -> [(op: Contract.Op, answer: JSONValue, explanation: String?)] {
+        try outcomes(input).map { op, outcome in
             var answer: [String: JSONValue] = ["status": .int(Int64(outcome.status.rawValue)), "prompts": .int(Int64(outcome.prompts))]
             if let data = outcome.data { answer["data"] = .string(BinaryText.base64(data)) }
             if let count = outcome.count { answer["count"] = .int(Int64(count)) }
-            return .object(answer)
+            return (op, .object(answer), outcome.explanation)
         }
     }
 

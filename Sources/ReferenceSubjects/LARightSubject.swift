@@ -23,18 +23,25 @@ public enum LARightSubject {
     typealias Contract = LARightFamily
 
     static func evaluate(_ input: Contract.Input) async throws -> SubjectAnswer {
-        let (steps, notifications) = try await trace(input)
-        return SubjectAnswer(.valid, output: .object(["steps": .array(steps), "notifications": notifications]))
+        let (steps, notifications, reasons) = try await trace(input)
+        var answer = SubjectAnswer(.valid, output: .object(["steps": .array(steps), "notifications": notifications]))
+        // Each step's state, and the error's reason where it failed.
+        answer.explanation = zip(input.steps, zip(steps, reasons)).enumerated().map { index, entry in
+            let (step, (result, reason)) = entry
+            let state = result["state"]?.stringValue ?? "?"
+            return "step \(index + 1) \(step.op.rawValue) → \(state)" + (reason.map { ", \($0)" } ?? "")
+        }.joined(separator: "\n")
+        return answer
     }
 
     /// Runs a trace and returns each step as written with its answer
     /// `{state, error?}`, and the notification counts.
     public static func trace(_ input: JSONValue) async throws -> (steps: [(step: JSONValue, answer: JSONValue)], notifications: JSONValue) {
-        let (answers, notifications) = try await trace(Contract.read(input))
+        let (answers, notifications, _) = try await trace(Contract.read(input))
         return (zip(input["steps"]?.arrayValue ?? [], answers).map { (step: $0, answer: $1) }, notifications)
     }
 
-    static func trace(_ input: Contract.Input) async throws -> (steps: [JSONValue], notifications: JSONValue) {
+    static func trace(_ input: Contract.Input) async throws -> (steps: [JSONValue], notifications: JSONValue, reasons: [String?]) {
         let requirement: RightRequirement = try model(input.requirement ?? .default)
         let environment = AuthorizationEnvironment(device: try KeychainJSON.device(input.device))
         let store = RightStore(environment: environment)
@@ -44,12 +51,15 @@ public enum LARightSubject {
                 "step \(index): device needs an event: " + DeviceEvent.allCases.map(\.rawValue).joined(separator: ", "))
         }
         var results: [JSONValue] = []
+        var reasons: [String?] = []
         for step in input.steps {
             var error: LAModelError.Code? = nil
             do throws(LAModelError) {
                 try await run(step, current: &current, store: store, environment: environment)
+                reasons.append(nil)
             } catch let failure {
                 error = failure.code
+                reasons.append(failure.description)
             }
             var answer: [String: JSONValue] = ["state": .string(await current.right.state.rawValue)]
             if let error { answer["error"] = .string(error.rawValue) }
@@ -59,7 +69,7 @@ public enum LARightSubject {
             "didBecomeAuthorized": .int(Int64(await environment.count(.didBecomeAuthorized))),
             "didBecomeUnauthorized": .int(Int64(await environment.count(.didBecomeUnauthorized))),
         ])
-        return (results, notifications)
+        return (results, notifications, reasons)
     }
 
     static let message = Array("trustsuite la-right".utf8)

@@ -79,10 +79,7 @@ enum IsolationWorker {
             } else {
                 do {
                     let given = try await answer(input)
-                    reply["result"] = .string(given.verdict.rawValue)
-                    if let error = given.error { reply["error"] = .string(error) }
-                    if let code = given.code { reply["code"] = .string(code) }
-                    if let output = given.output { reply["output"] = output }
+                    reply.merge(given.replyFields) { _, given in given }
                 } catch {
                     reply["result"] = .string("unsupported")
                     reply["output"] = .object([thrownKey: .string("\(error)")])

@@ -17,6 +17,11 @@ public struct SubjectAnswer: Sendable, Hashable {
     public var output: JSONValue?
     /// What a third party wrote to stderr while answering (for the reports).
     public var stderr: String?
+    /// Why the subject answered as it did, in its own words (the reference:
+    /// the rule of the rule book and its reason, e.g. `AC6: …`; an adapter:
+    /// its reply's `"explanation"`). Shown where a case did not pass, never
+    /// graded, as stderr is.
+    public var explanation: String?
 
     public init(_ verdict: Verdict, error: String? = nil, code: String? = nil, output: JSONValue? = nil) {
         self.verdict = verdict
@@ -26,6 +31,18 @@ public struct SubjectAnswer: Sendable, Hashable {
     }
 
     public static let unsupported = SubjectAnswer(.unsupported)
+
+    /// The fields of an adapter's reply line that carry this answer
+    /// (docs/vectors.md, the adapter protocol; the request's `id` aside):
+    /// what `trustsuite adapter` and an isolated test's child write.
+    public var replyFields: [String: JSONValue] {
+        var reply: [String: JSONValue] = ["result": .string(verdict.rawValue)]
+        if let error { reply["error"] = .string(error) }
+        if let code { reply["code"] = .string(code) }
+        if let output { reply["output"] = output }
+        if let explanation { reply["explanation"] = .string(explanation) }
+        return reply
+    }
 }
 
 /// An implementation under test: the reference modules, or a third party

@@ -50,10 +50,10 @@ struct AdapterCommand: AsyncParsableCommand {
         guard let input = request["input"], input.objectValue != nil else { return refuse("request has no \"input\" object") }
         do {
             let answer = try await subject.evaluate(family: family, input: input)
-            var reply: [String: JSONValue] = ["id": id, "result": .string(answer.verdict.rawValue)]
-            if let error = answer.error { reply["error"] = .string(error) }
-            if answer.verdict == .invalid, let code = answer.error { reply["code"] = .string(code) }
-            if let output = answer.output { reply["output"] = output }
+            var reply = answer.replyFields
+            reply["id"] = id
+            // The reference's error is a code of docs/vectors.md.
+            if answer.verdict == .invalid, answer.code == nil, let code = answer.error { reply["code"] = .string(code) }
             return .object(reply)
         } catch {
             return refuse("the reference cannot read this input: \(error)")

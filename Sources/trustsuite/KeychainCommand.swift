@@ -37,7 +37,7 @@ struct KeychainSimulateCommand: ParsableCommand {
         if let device {
             input["device"] = try InputFiles.json(text: device, "--device")
         }
-        let trace: [(step: JSONValue, answer: JSONValue)]
+        let trace: [(step: JSONValue, answer: JSONValue, explanation: String?)]
         do {
             trace = try KeychainFlowSubject.trace(.object(input))
         } catch {
@@ -56,7 +56,9 @@ struct KeychainSimulateCommand: ParsableCommand {
                 verdict = same ? "  ok" : "  MISMATCH, expected \(expect.jsonText)"
             }
             if json {
-                lines.append(.object(["step": entry.step, "answer": entry.answer]))
+                var line: [String: JSONValue] = ["step": entry.step, "answer": entry.answer]
+                if let explanation = entry.explanation { line["explanation"] = .string(explanation) }
+                lines.append(.object(line))
             } else {
                 let op = entry.step["op"]?.stringValue ?? "?"
                 let context = entry.step["context"]?.stringValue.map { " [\($0)]" } ?? ""
@@ -65,6 +67,8 @@ struct KeychainSimulateCommand: ParsableCommand {
                 print(
                     "\(index + 1). \(op)\(context)\(user) → status \(status) (\(OSStatusCode.name(of: status) ?? "status")), prompts \(prompts)\(verdict)"
                 )
+                // The rule and reason that decided the step, under every step.
+                if let explanation = entry.explanation { print("   why: \(explanation)") }
             }
         }
         if json {

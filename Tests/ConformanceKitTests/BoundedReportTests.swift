@@ -37,3 +37,20 @@ import TrustSuiteSupport
         #expect(Runner.bounded(small) == small)
     }
 }
+
+/// An adapter's reply may explain its answer (docs/vectors.md): read,
+/// bounded like the error text, and never graded.
+@Suite struct AdapterExplanationTests {
+    @Test func aReplysExplanationIsReadAndBounded() {
+        let long = String(repeating: "z", count: 64 * 1024)
+        let line = #"{"id": "7", "result": "invalid", "error": "bad", "explanation": "\#(long)"}"#
+        guard case .answer(let answer) = AdapterReply.read(line, id: 7, firstIdOfProcess: 1) else {
+            Issue.record("the reply was not read as an answer")
+            return
+        }
+        #expect(answer.explanation?.hasPrefix("zzz") == true)
+        #expect((answer.explanation?.utf8.count ?? 0) < BoundedText.reportLimit + 64)
+        let plain = #"{"id": "7", "result": "valid"}"#
+        if case .answer(let answer) = AdapterReply.read(plain, id: 7, firstIdOfProcess: 1) { #expect(answer.explanation == nil) }
+    }
+}

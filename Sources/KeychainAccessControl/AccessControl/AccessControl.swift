@@ -69,7 +69,8 @@ public struct AccessControl: Sendable, Hashable {
             throw KeychainError(.invalidAccessControl, rule: .ac1, "biometryAny with biometryCurrentSet")
         }
         if flags.contains(.userPresence) && !flags.subtracting(AccessControlFlags.userPresenceCompanions).isEmpty {
-            throw KeychainError(.invalidAccessControl, rule: .ac1, "userPresence combines only with applicationPassword and privateKeyUsage")
+            throw KeychainError(
+                .invalidAccessControl, rule: .ac1, "userPresence combines only with applicationPassword and privateKeyUsage")
         }
     }
 

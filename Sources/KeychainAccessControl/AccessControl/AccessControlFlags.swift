@@ -56,7 +56,8 @@ where Options.Element == Options {
     var result: Options = []
     for name in list {
         guard let value = table.first(where: { $0.0 == name })?.1 else {
-            throw KeychainError(.invalidAccessControl, rule: .ac1, "unknown \(kind) \"\(name)\"; valid: \(table.map(\.0).joined(separator: ", "))")
+            throw KeychainError(
+                .invalidAccessControl, rule: .ac1, "unknown \(kind) \"\(name)\"; valid: \(table.map(\.0).joined(separator: ", "))")
         }
         result.insert(value)
     }

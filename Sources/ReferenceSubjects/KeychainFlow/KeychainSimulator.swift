@@ -196,7 +196,7 @@ public struct KeychainSimulator: Sendable {
         switch engine.createRandomKey(parameters) {
         case .success(let key):
             engine.releaseKey(key)
-            return StepOutcome(status: Self.success)
+            return loggedSuccess()
         case .failure(let failure):
             return Self.outcome(failure, prompts: 0)
         }
@@ -270,7 +270,7 @@ public struct KeychainSimulator: Sendable {
         let prompts = engine.prompts.count - before
         switch signed {
         case .success(let signature):
-            var outcome = StepOutcome(status: Self.success, prompts: prompts)
+            var outcome = loggedSuccess(prompts: prompts)
             outcome.signature = signature
             return outcome
         case .failure(let failure):
@@ -320,13 +320,20 @@ public struct KeychainSimulator: Sendable {
     public mutating func invalidate(context label: String) -> StepOutcome {
         guard let id = context(label) else { return StepOutcome(status: Self.paramError) }
         engine.invalidate(context: id)
-        return StepOutcome(status: Self.success)
+        return loggedSuccess()
     }
 
     /// A device event.
     public mutating func apply(_ event: DeviceEvent) -> StepOutcome {
         engine.apply(event)
-        return StepOutcome(status: Self.success)
+        return loggedSuccess()
+    }
+
+    /// A step that answers success, explained as the engine logged its last call.
+    func loggedSuccess(prompts: Int = 0) -> StepOutcome {
+        var outcome = StepOutcome(status: Self.success, prompts: prompts)
+        outcome.explanation = engine.calls.last?.explanation
+        return outcome
     }
 }
 
