@@ -53,39 +53,11 @@ public enum KeychainFlowSubject {
         }
     }
 
-    static func attributes(_ item: Contract.Item?, defaultClass: ItemClass = .genericPassword) throws -> ItemAttributes {
-        ItemAttributes(
-            itemClass: try item?.`class`.map { name throws(ReferenceInputError) in try model(name) } ?? defaultClass,
-            service: item?.service, account: item?.account, accessGroup: item?.accessGroup,
-            synchronizable: item?.synchronizable, applicationTag: item?.applicationTag, keyClass: item?.keyClass,
-            tokenID: item?.tokenID)
-    }
-
-    static func query(_ query: Contract.Query?, defaultClass: ItemClass = .genericPassword) throws -> ItemQuery {
-        var result = ItemQuery(
-            attributes: ItemAttributes(
-                itemClass: try query?.`class`.map { name throws(ReferenceInputError) in try model(name) } ?? defaultClass,
-                service: query?.service, account: query?.account, accessGroup: query?.accessGroup,
-                synchronizable: query?.synchronizable, applicationTag: query?.applicationTag, keyClass: query?.keyClass,
-                tokenID: query?.tokenID))
-        result.matchAll = query?.matchLimit == .all
-        if let protection = query?.protection { result.protection = try KeychainJSON.protection(protection) }
-        result.returnData = query?.returnData ?? false
-        result.authenticationUI = try authenticationUI(query?.useAuthenticationUI)
-        return result
-    }
-
-    /// `useAuthenticationUI`: allow (default), skip or fail.
-    static func authenticationUI(_ name: Contract.AuthenticationUI?) throws(ReferenceInputError) -> AuthenticationUI {
-        guard let name else { return .allow }
-        return try model(name)
-    }
-
-    static func policy(_ name: Contract.Policy?) throws(ReferenceInputError) -> AuthenticationPolicy {
+    static func policy(_ name: Contract.Policy?) throws(ReferenceInputError) -> Contract.Policy {
         guard let name else {
-            throw ReferenceInputError("policy must be one of " + AuthenticationPolicy.allCases.map(\.rawValue).joined(separator: ", "))
+            throw ReferenceInputError("policy must be one of " + Contract.Policy.allCases.map(\.rawValue).joined(separator: ", "))
         }
-        return try model(name)
+        return name
     }
 
     static func user(_ name: UserName?) throws(ReferenceInputError) -> UserAnswer? {
@@ -93,32 +65,23 @@ public enum KeychainFlowSubject {
         return try model(name) as UserAnswer
     }
 
+    /// One step on the simulator: the contract's item, query and changes
+    /// go to it as the trace wrote them.
     static func run(_ step: Contract.Step, on keychain: inout KeychainSimulator) throws -> StepOutcome {
         let context = step.context
         switch step.op {
         case .add:
-            return keychain.add(
-                try attributes(step.item), protection: try KeychainJSON.protection(step.item?.protection),
-                flags: try KeychainJSON.flags(step.item?.flags), data: step.item?.data?.bytes ?? [],
-                authenticationUI: try authenticationUI(step.item?.useAuthenticationUI))
+            return try keychain.add(step.item ?? Contract.Item())
         case .generateKey:
-            return keychain.generateKey(
-                try attributes(step.item, defaultClass: .key),
-                protection: try KeychainJSON.protection(step.item?.protection),
-                flags: try KeychainJSON.flags(step.item?.flags),
-                authenticationUI: try authenticationUI(step.item?.useAuthenticationUI))
+            return try keychain.generateKey(step.item ?? Contract.Item())
         case .copyMatching:
-            return keychain.copyMatching(try query(step.query), context: context, user: try user(step.user))
+            return try keychain.copyMatching(step.query, context: context, user: try user(step.user))
         case .update:
-            return keychain.update(
-                try query(step.query), service: step.changes?.service, account: step.changes?.account,
-                data: step.changes?.data?.bytes, context: context, user: try user(step.user))
+            return try keychain.update(step.query, changes: step.changes, context: context, user: try user(step.user))
         case .delete:
-            return keychain.delete(try query(step.query))
+            return try keychain.delete(step.query)
         case .sign:
-            return keychain.sign(
-                try query(step.query, defaultClass: .key), message: step.message?.bytes ?? [],
-                context: context, user: try user(step.user))
+            return try keychain.sign(step.query, message: step.message?.bytes ?? [], context: context, user: try user(step.user))
         case .evaluatePolicy:
             guard let context else { throw ReferenceInputError("evaluatePolicy needs a context") }
             return keychain.evaluatePolicy(try policy(step.policy), context: context, user: try user(step.user))
@@ -129,9 +92,8 @@ public enum KeychainFlowSubject {
             guard let operation = step.operation else {
                 throw ReferenceInputError("operation must be one of " + KeychainOperation.allCases.map(\.rawValue).joined(separator: ", "))
             }
-            return keychain.evaluateAccessControl(
-                try query(step.query, defaultClass: .key), operation: try model(operation),
-                context: context, user: try user(step.user))
+            return try keychain.evaluateAccessControl(
+                step.query, operation: try model(operation), context: context, user: try user(step.user))
         case .invalidateContext:
             guard let context else { throw ReferenceInputError("invalidateContext needs a context") }
             return keychain.invalidate(context: context)

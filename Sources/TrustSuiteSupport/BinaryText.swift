@@ -108,6 +108,9 @@ public struct Base64Bytes: Decodable, Sendable, Hashable {
         }
         self.bytes = bytes
     }
+
+    /// Bytes a Swift caller already has (nothing to decode).
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
 }
 
 /// A binary vector field whose name ends in `Hex`: malformed hex is a

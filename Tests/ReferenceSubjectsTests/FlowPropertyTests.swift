@@ -4,13 +4,25 @@ import PropertyBased
 import ReferenceSubjects
 import Testing
 import TestSupport
+import VectorContract
 
 /// Model-based properties of keychain flows over random call sequences:
 /// a context that proved what an item needs never prompts again for it, no
 /// sequence reads a protected secret without a satisfying proof, no trap.
 @Suite struct FlowPropertyTests {
-    static let password = ItemAttributes(itemClass: .genericPassword, service: "svc", account: "a")
-    static let key = ItemAttributes(itemClass: .key, applicationTag: "tag", tokenID: "secureEnclave")
+    typealias Flow = KeychainFlowFamily
+    static let password = Flow.Query(class: .genericPassword, service: "svc", account: "a")
+    static let key = Flow.Query(class: .key, applicationTag: "tag", tokenID: "secureEnclave")
+
+    /// The password item, stored as `ak` with `flags`.
+    static func passwordItem(_ flags: AccessControlFlags) -> Flow.Item {
+        Flow.Item(class: .genericPassword, service: "svc", account: "a", protection: "ak", flags: flags.names, data: [1, 2, 3])
+    }
+
+    /// The Secure Enclave key, stored as `aku` with `flags`.
+    static func keyItem(_ flags: AccessControlFlags) -> Flow.Item {
+        Flow.Item(class: .key, applicationTag: "tag", tokenID: "secureEnclave", protection: "aku", flags: flags.names)
+    }
     /// Every flag combination: any subset of the constraints, applicationPassword
     /// and privateKeyUsage, joined by nothing, `or` or `and` (creation refuses
     /// the combinations the spec forbids; those runs check that nothing is stored).
@@ -44,8 +56,8 @@ import TestSupport
     static let sequence = call.array(of: 1...24)
     static let setup = zip(Gen.int(in: 0...(flagChoices.count - 1)), Gen.int(in: 0...(flagChoices.count - 1)))
 
-    var readQuery: ItemQuery {
-        var q = ItemQuery(attributes: Self.password)
+    var readQuery: Flow.Query {
+        var q = Self.password
         q.returnData = true
         return q
     }
@@ -69,11 +81,11 @@ import TestSupport
     }
 
     /// Runs a sequence and checks the properties at every read and signature.
-    func run(_ calls: [Call], passwordFlags: AccessControlFlags, keyFlags: AccessControlFlags) {
+    func run(_ calls: [Call], passwordFlags: AccessControlFlags, keyFlags: AccessControlFlags) throws {
         var keychain = KeychainSimulator()
-        let added = keychain.add(Self.password, protection: .ak, flags: passwordFlags, data: [1, 2, 3])
+        let added = try keychain.add(Self.passwordItem(passwordFlags))
         if added.status != .success { #expect(keychain.accessControl(matching: readQuery) == nil, "a refused add stored an item") }
-        _ = keychain.generateKey(Self.key, protection: .aku, flags: keyFlags.union(.privateKeyUsage))
+        _ = try keychain.generateKey(Self.keyItem(keyFlags.union(.privateKeyUsage)))
         for call in calls {
             let label = call.contextLabel
             let contextEvidence = label.flatMap { keychain.contexts[$0] }.map { $0.invalidated ? nil : $0.evidence } ?? nil
@@ -82,7 +94,7 @@ import TestSupport
                 let access = keychain.accessControl(matching: readQuery)
                 let device = keychain.device
                 let before = access?.evaluate(.useItem, device: device, evidence: contextEvidence ?? [])
-                let outcome = keychain.copyMatching(readQuery, context: label, user: call.user)
+                let outcome = try keychain.copyMatching(readQuery, context: label, user: call.user)
                 if before == .allowed { #expect(outcome.prompts == 0, "context proved enough, yet \(outcome.prompts) prompt(s)") }
                 if outcome.data != nil, let access {
                     // No secret comes back without a satisfying proof, whatever the access control.
@@ -92,29 +104,28 @@ import TestSupport
                         "secret read without a satisfying proof under \(access.flags.names)")
                 }
             case 3:
-                let q = ItemQuery(attributes: Self.key)
+                let q = Self.key
                 let access = keychain.accessControl(matching: q)
                 let before = access?.evaluate(.useKeySign, device: keychain.device, evidence: contextEvidence ?? [])
-                let outcome = keychain.sign(q, message: [9], context: label, user: call.user)
+                let outcome = try keychain.sign(q, message: [9], context: label, user: call.user)
                 if before == .allowed { #expect(outcome.prompts == 0) }
                 if outcome.status == .success, before != .allowed, let access {
                     let proved = (contextEvidence ?? []).union(Self.proof(of: call.user, on: keychain.device))
                     #expect(outcome.prompts == 1 && access.evaluate(.useKeySign, device: keychain.device, evidence: proved) == .allowed)
                 }
             case 4:
-                let policy: AuthenticationPolicy =
+                let policy: Flow.Policy =
                     call.extra % 2 == 0 ? .deviceOwnerAuthentication : .deviceOwnerAuthenticationWithBiometrics
                 let outcome = keychain.evaluatePolicy(policy, context: label ?? "c1", user: call.user)
                 #expect(outcome.prompts <= 1)
             case 5:
-                let q = ItemQuery(attributes: Self.key)
-                _ = keychain.evaluateAccessControl(q, operation: .useKeySign, context: label ?? "c1", user: call.user)
+                _ = try keychain.evaluateAccessControl(Self.key, operation: .useKeySign, context: label ?? "c1", user: call.user)
             case 6:
                 let outcome = keychain.invalidate(context: label ?? "c2")
                 #expect(outcome.status == .success)
                 // Through an invalidated context: never a prompt, and a protected secret is never returned.
                 let access = keychain.accessControl(matching: readQuery)
-                let after = keychain.copyMatching(readQuery, context: label ?? "c2", user: .biometry)
+                let after = try keychain.copyMatching(readQuery, context: label ?? "c2", user: .biometry)
                 #expect(after.prompts == 0)
                 if after.data != nil, let access {
                     #expect(
@@ -126,8 +137,8 @@ import TestSupport
             case 8:
                 let access = keychain.accessControl(matching: readQuery)
                 let device = keychain.device
-                let outcome = keychain.update(
-                    readQuery, service: nil, account: nil, data: [UInt8(call.extra)], context: label, user: call.user)
+                let outcome = try keychain.update(
+                    readQuery, changes: Flow.Changes(data: [UInt8(call.extra)]), context: label, user: call.user)
                 if outcome.status == .success, let access {
                     #expect(
                         Self.readWasProved(
@@ -145,19 +156,22 @@ import TestSupport
         let pace = Pace()
         await propertyCheck(count: 1500, input: Self.sequence, Self.setup) { calls, setup in
             await pace.step()
-            run(calls, passwordFlags: Self.flagChoices[setup.0], keyFlags: Self.flagChoices[setup.1].subtracting(.applicationPassword))
+            #expect(throws: Never.self) {
+                try run(
+                    calls, passwordFlags: Self.flagChoices[setup.0], keyFlags: Self.flagChoices[setup.1].subtracting(.applicationPassword))
+            }
         }
     }
 
     /// Every flag combination at least once, each with a random sequence.
-    @Test func everyFlagCombinationGuardsItsSecret() async {
+    @Test func everyFlagCombinationGuardsItsSecret() async throws {
         let pace = Pace()
         await propertyCheck(count: 1000, input: Self.sequence, Gen.int(in: 0...(Self.flagChoices.count - 1))) { calls, index in
             await pace.step()
-            run(calls, passwordFlags: Self.flagChoices[index], keyFlags: [])
+            #expect(throws: Never.self) { try run(calls, passwordFlags: Self.flagChoices[index], keyFlags: []) }
         }
         for flags in Self.flagChoices {
-            run(
+            try run(
                 [
                     Call(kind: 0, context: 2, answer: 0, extra: 0), Call(kind: 0, context: 2, answer: 1, extra: 0),
                     Call(kind: 8, context: 2, answer: 3, extra: 1),
@@ -165,13 +179,13 @@ import TestSupport
         }
     }
 
-    @Test func wwdc22FlowHasOnePrompt() {
+    @Test func wwdc22FlowHasOnePrompt() throws {
         var keychain = KeychainSimulator()
-        #expect(keychain.generateKey(Self.key, protection: .aku, flags: [.privateKeyUsage, .biometryCurrentSet]).status == .success)
-        let q = ItemQuery(attributes: Self.key)
-        let evaluation = keychain.evaluateAccessControl(q, operation: .useKeySign, context: "ctx", user: .biometry)
-        let fetch = keychain.copyMatching(q, context: "ctx")
-        let signature = keychain.sign(q, message: Array("transfer".utf8), context: "ctx")
+        #expect(try keychain.generateKey(Self.keyItem([.privateKeyUsage, .biometryCurrentSet])).status == .success)
+        let q = Self.key
+        let evaluation = try keychain.evaluateAccessControl(q, operation: .useKeySign, context: "ctx", user: .biometry)
+        let fetch = try keychain.copyMatching(q, context: "ctx")
+        let signature = try keychain.sign(q, message: Array("transfer".utf8), context: "ctx")
         #expect([evaluation.status, fetch.status, signature.status] == [.success, .success, .success])
         #expect(keychain.totalPrompts == 1)
         #expect(signature.signature != nil)

@@ -4,6 +4,7 @@ import PropertyBased
 import ReferenceSubjects
 import Testing
 import TestSupport
+import VectorContract
 
 /// One protected password read with `copyMatching` against an oracle written
 /// from spec/keychain-flows.md's table alone ("Calls and status codes": what
@@ -33,7 +34,9 @@ import TestSupport
     static let answers: [UserAnswer] = [.biometry, .passcode, .fail, .cancel]
 
     /// The spec's status and prompt count for the read.
-    static func expected(_ protection: Protection, ui: AuthenticationUI, answer: UserAnswer) -> (CallStatus, prompts: Int) {
+    static func expected(_ protection: Protection, ui: KeychainFlowFamily.AuthenticationUI, answer: UserAnswer) -> (
+        CallStatus, prompts: Int
+    ) {
         if protection.flags.isEmpty { return (.success, 0) }
         switch ui {
         case .skip: return (.keychain(.itemNotFound), 0)  // protected items look absent
@@ -50,15 +53,18 @@ import TestSupport
         await propertyCheck(count: 500, input: scenario) { drawn in
             await pace.step()
             let protection = Self.protections[drawn.0]
-            let ui = AuthenticationUI.allCases[drawn.1]
+            let ui = KeychainFlowFamily.AuthenticationUI.allCases[drawn.1]
             let answer = Self.answers[drawn.2]
             var keychain = KeychainSimulator()
-            let item = ItemAttributes(itemClass: .genericPassword, service: "svc", account: "a")
-            #expect(keychain.add(item, protection: .ak, flags: protection.flags, data: [7]).status == .success)
-            var query = ItemQuery(attributes: item)
-            query.returnData = true
-            query.authenticationUI = ui
-            let outcome = keychain.copyMatching(query, user: answer)
+            let item = KeychainFlowFamily.Item(
+                class: .genericPassword, service: "svc", account: "a", protection: "ak", flags: protection.flags.names, data: [7])
+            #expect((try? keychain.add(item))?.status == .success)
+            let query = KeychainFlowFamily.Query(
+                class: .genericPassword, service: "svc", account: "a", returnData: true, useAuthenticationUI: ui)
+            guard let outcome = try? keychain.copyMatching(query, user: answer) else {
+                Issue.record("the query was refused as input")
+                return
+            }
             let (status, prompts) = Self.expected(protection, ui: ui, answer: answer)
             #expect(outcome.status == status, "\(protection) ui \(ui) answer \(answer): \(outcome.status)")
             #expect(outcome.prompts == prompts, "\(protection) ui \(ui) answer \(answer): \(outcome.prompts) prompt(s)")

@@ -28,9 +28,6 @@ import TrustSuiteSupport
         #expect(Self.names(AttestationFamily.Environment.self) == Self.names(AppAttestEnvironment.self))
         #expect(Self.names(MissingLaunchData.self) == Self.names(LaunchPolicy.MissingLaunchData.self))
         #expect(Self.names(DeviceCheckFamily.Op.self) == Self.names(DeviceCheckServer.Endpoint.self))
-        #expect(Self.names(KeychainFlowFamily.ItemClass.self) == Self.names(ItemClass.self))
-        #expect(Self.names(KeychainFlowFamily.AuthenticationUI.self) == Self.names(AuthenticationUI.self))
-        #expect(Self.names(KeychainFlowFamily.Policy.self) == Self.names(AuthenticationPolicy.self))
         #expect(Self.names(LARightFamily.Requirement.self) == Self.names(RightRequirement.self))
     }
 }

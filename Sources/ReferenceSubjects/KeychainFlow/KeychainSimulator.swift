@@ -1,35 +1,7 @@
 import KeychainAccessControl
 import KeychainModel
-
-/// `kSecUseAuthenticationUI`.
-public enum AuthenticationUI: String, Sendable, Hashable, CaseIterable, Codable {
-    /// Prompt when needed (the default).
-    case allow
-    /// `copyMatching` only: protected items look absent (-25300); any other call answers -50.
-    case skip
-    /// Never prompt: -25308 wherever a prompt would be needed.
-    case fail
-
-    var constant: SecValue {
-        switch self {
-        case .allow: .string(SecName.kSecUseAuthenticationUIAllow)
-        case .skip: .string(SecName.kSecUseAuthenticationUISkip)
-        case .fail: .string(SecName.kSecUseAuthenticationUIFail)
-        }
-    }
-}
-
-/// A query of `copyMatching`, `update`, `delete`, `sign` and `evaluateAccessControl`.
-public struct ItemQuery: Sendable, Hashable {
-    public var attributes: ItemAttributes
-    public var matchAll = false
-    public var returnData = false
-    public var authenticationUI: AuthenticationUI = .allow
-    /// `kSecAttrAccessible` as a filter (Q4).
-    public var protection: ProtectionClass?
-
-    public init(attributes: ItemAttributes) { self.attributes = attributes }
-}
+import TrustSuiteSupport
+import VectorContract
 
 /// What one call returned: an OSStatus (or LAError for LAContext calls and
 /// Secure Enclave key operations), the prompts it raised, and what it read.
@@ -56,6 +28,8 @@ public struct StepOutcome: Sendable, Hashable {
 /// answers; contexts are named by label, and a step's `user` is the answer
 /// to the prompt that step raises (none: the strict default, a cancel).
 public struct KeychainSimulator: Sendable {
+    public typealias Flow = KeychainFlowFamily
+
     public static let success = CallStatus.success
     public static let paramError = CallStatus.keychain(.param)
 
@@ -68,15 +42,14 @@ public struct KeychainSimulator: Sendable {
     /// Prompts raised since the simulator started.
     public var totalPrompts: Int { engine.prompts.count }
 
-    /// The contexts by label, as the engine keeps them.
-    public var contexts: [String: AuthenticationContext] {
-        labels.compactMapValues { id in engine.contextState(id).map(AuthenticationContext.init) }
-    }
+    /// The contexts by label, as the engine keeps them: what each proved
+    /// (until invalidated) and its biometry domain state.
+    package var contexts: [String: KeychainEngine.ContextSnapshot] { labels.compactMapValues { engine.contextState($0) } }
 
     /// The access control that governs the first item matching `query`, if
     /// any (a Secure Enclave key's travels with the key: K5).
-    public func accessControl(matching query: ItemQuery) -> AccessControl? {
-        engine.governingAccessControl(matching: Self.dictionary(query))
+    public func accessControl(matching query: Flow.Query) -> AccessControl? {
+        (try? Self.dictionary(query, itemClass: query.class ?? .genericPassword)).flatMap(engine.governingAccessControl(matching:))
     }
 
     // MARK: Translation
@@ -101,29 +74,45 @@ public struct KeychainSimulator: Sendable {
         }
     }
 
-    static func attributes(_ item: ItemAttributes) -> [String: SecValue] {
+    /// The attributes a trace's item or query names, as the engine's
+    /// Apple-keyed dictionary (`class` defaults to `itemClass`).
+    static func attributes(_ named: some FlowAttributes, itemClass: Flow.ItemClass) -> [String: SecValue] {
         var result: [String: SecValue] = [
-            SecName.kSecClass: .string(item.itemClass == .key ? SecName.kSecClassKey : SecName.kSecClassGenericPassword)
+            SecName.kSecClass: .string(itemClass == .key ? SecName.kSecClassKey : SecName.kSecClassGenericPassword)
         ]
-        if let service = item.service { result[SecName.kSecAttrService] = .string(service) }
-        if let account = item.account { result[SecName.kSecAttrAccount] = .string(account) }
-        if let group = item.accessGroup { result[SecName.kSecAttrAccessGroup] = .string(group) }
-        if let synchronizable = item.synchronizable { result[SecName.kSecAttrSynchronizable] = .bool(synchronizable) }
-        if let tag = item.applicationTag { result[SecName.kSecAttrApplicationTag] = .string(tag) }
-        if let keyClass = item.keyClass {
+        if let service = named.service { result[SecName.kSecAttrService] = .string(service) }
+        if let account = named.account { result[SecName.kSecAttrAccount] = .string(account) }
+        if let group = named.accessGroup { result[SecName.kSecAttrAccessGroup] = .string(group) }
+        if let synchronizable = named.synchronizable { result[SecName.kSecAttrSynchronizable] = .bool(synchronizable) }
+        if let tag = named.applicationTag { result[SecName.kSecAttrApplicationTag] = .string(tag) }
+        if let keyClass = named.keyClass {
             result[SecName.kSecAttrKeyClass] = .number(keyClass == "public" ? 0 : keyClass == "symmetric" ? 2 : 1)
         }
-        if item.tokenID == "secureEnclave" { result[SecName.kSecAttrTokenID] = .string(SecName.kSecAttrTokenIDSecureEnclave) }
+        if named.tokenID == "secureEnclave" { result[SecName.kSecAttrTokenID] = .string(SecName.kSecAttrTokenIDSecureEnclave) }
+        if let ui = named.useAuthenticationUI, ui != .allow { result[SecName.kSecUseAuthenticationUI] = constant(ui) }
         return result
     }
 
-    static func dictionary(_ query: ItemQuery) -> [String: SecValue] {
-        var result = attributes(query.attributes)
-        if query.matchAll { result[SecName.kSecMatchLimit] = .string(SecName.kSecMatchLimitAll) }
-        if query.returnData { result[SecName.kSecReturnData] = .bool(true) }
-        if query.authenticationUI != .allow { result[SecName.kSecUseAuthenticationUI] = query.authenticationUI.constant }
-        if let protection = query.protection { result[SecName.kSecAttrAccessible] = .string(protection.rawValue) }
+    /// A trace's query as the engine's dictionary: its attributes, match
+    /// limit, data return and `kSecAttrAccessible` filter (Q4).
+    static func dictionary(_ query: Flow.Query?, itemClass: Flow.ItemClass) throws(ReferenceInputError) -> [String: SecValue] {
+        let query = query ?? Flow.Query()
+        var result = attributes(query, itemClass: itemClass)
+        if query.matchLimit == .all { result[SecName.kSecMatchLimit] = .string(SecName.kSecMatchLimitAll) }
+        if query.returnData == true { result[SecName.kSecReturnData] = .bool(true) }
+        if let protection = query.protection {
+            result[SecName.kSecAttrAccessible] = .string(try KeychainJSON.protection(protection).rawValue)
+        }
         return result
+    }
+
+    /// `kSecUseAuthenticationUI`'s constant.
+    static func constant(_ ui: Flow.AuthenticationUI) -> SecValue {
+        switch ui {
+        case .allow: .string(SecName.kSecUseAuthenticationUIAllow)
+        case .skip: .string(SecName.kSecUseAuthenticationUISkip)
+        case .fail: .string(SecName.kSecUseAuthenticationUIFail)
+        }
     }
 
     static func outcome(_ secOutcome: SecOutcome) -> StepOutcome {
@@ -147,9 +136,9 @@ public struct KeychainSimulator: Sendable {
     }
 
     /// The access-control value (or plain protection) an item is created with.
-    mutating func protect(_ dictionary: inout [String: SecValue], protection: ProtectionClass, flags: AccessControlFlags)
-        -> StepOutcome?
-    {
+    mutating func protect(_ dictionary: inout [String: SecValue], _ item: Flow.Item) throws(ReferenceInputError) -> StepOutcome? {
+        let protection = try KeychainJSON.protection(item.protection)
+        let flags = try KeychainJSON.flags(item.flags)
         guard !flags.isEmpty else {
             dictionary[SecName.kSecAttrAccessible] = .string(protection.rawValue)
             return nil
@@ -164,35 +153,24 @@ public struct KeychainSimulator: Sendable {
     // MARK: Items
 
     /// `SecItemAdd`. Keys added this way are software P-256 keys.
-    public mutating func add(
-        _ attributes: ItemAttributes, protection: ProtectionClass, flags: AccessControlFlags,
-        data: [UInt8], authenticationUI: AuthenticationUI = .allow
-    ) -> StepOutcome {
-        if attributes.itemClass == .key {
-            return generateKey(attributes, protection: protection, flags: flags, authenticationUI: authenticationUI)
-        }
-        var dictionary = Self.attributes(attributes)
-        dictionary[SecName.kSecValueData] = .data(data)
-        if authenticationUI != .allow { dictionary[SecName.kSecUseAuthenticationUI] = authenticationUI.constant }
-        if let refusal = protect(&dictionary, protection: protection, flags: flags) { return refusal }
+    public mutating func add(_ item: Flow.Item) throws(ReferenceInputError) -> StepOutcome {
+        let itemClass = item.class ?? .genericPassword
+        if itemClass == .key { return try generateKey(item) }
+        var dictionary = Self.attributes(item, itemClass: itemClass)
+        dictionary[SecName.kSecValueData] = .data(item.data?.bytes ?? [])
+        if let refusal = try protect(&dictionary, item) { return refusal }
         return Self.outcome(engine.add(dictionary, wantsResult: false))
     }
 
     /// `SecKeyCreateRandomKey` with `kSecAttrIsPermanent`: a P-256 key, in the
     /// Secure Enclave when `tokenID` is `secureEnclave`.
-    public mutating func generateKey(
-        _ attributes: ItemAttributes, protection: ProtectionClass, flags: AccessControlFlags,
-        authenticationUI: AuthenticationUI = .allow
-    ) -> StepOutcome {
-        var item = attributes
-        item.itemClass = .key
-        var parameters = Self.attributes(item)
+    public mutating func generateKey(_ item: Flow.Item) throws(ReferenceInputError) -> StepOutcome {
+        var parameters = Self.attributes(item, itemClass: .key)
         parameters[SecName.kSecClass] = nil
         parameters[SecName.kSecAttrKeyType] = .number(73)
         parameters[SecName.kSecAttrKeySizeInBits] = .number(256)
         parameters[SecName.kSecAttrIsPermanent] = .bool(true)
-        if authenticationUI != .allow { parameters[SecName.kSecUseAuthenticationUI] = authenticationUI.constant }
-        if let refusal = protect(&parameters, protection: protection, flags: flags) { return refusal }
+        if let refusal = try protect(&parameters, item) { return refusal }
         switch engine.createRandomKey(parameters) {
         case .success(let key):
             engine.releaseKey(key)
@@ -203,8 +181,11 @@ public struct KeychainSimulator: Sendable {
     }
 
     /// `SecItemCopyMatching`: `count` is the number of items the call found, `data` the first one's secret.
-    public mutating func copyMatching(_ query: ItemQuery, context label: String? = nil, user: UserAnswer? = nil) -> StepOutcome {
-        var dictionary = Self.dictionary(query)
+    public mutating func copyMatching(
+        _ query: Flow.Query?, context label: String? = nil, user: UserAnswer? = nil
+    ) throws(ReferenceInputError) -> StepOutcome {
+        let itemClass = query?.class ?? .genericPassword
+        var dictionary = try Self.dictionary(query, itemClass: itemClass)
         if let id = context(label) { dictionary[SecName.kSecUseAuthenticationContext] = .context(id) }
         queue(user)
         let found = engine.copyMatching(dictionary, wantsResult: true)
@@ -212,7 +193,7 @@ public struct KeychainSimulator: Sendable {
         var outcome = Self.outcome(found)
         guard found.status == .success else { return outcome }
         outcome.count = found.count
-        if query.returnData, query.attributes.itemClass == .genericPassword {
+        if query?.returnData == true, itemClass == .genericPassword {
             switch found.result {
             case .data(let bytes)?: outcome.data = bytes
             case .array(let values)?:
@@ -225,15 +206,14 @@ public struct KeychainSimulator: Sendable {
 
     /// `SecItemUpdate`: `data` replaces the secret (authenticated as a read: U6).
     public mutating func update(
-        _ query: ItemQuery, service: String?, account: String?, data: [UInt8]?,
-        context label: String? = nil, user: UserAnswer? = nil
-    ) -> StepOutcome {
-        var dictionary = Self.dictionary(query)
+        _ query: Flow.Query?, changes given: Flow.Changes?, context label: String? = nil, user: UserAnswer? = nil
+    ) throws(ReferenceInputError) -> StepOutcome {
+        var dictionary = try Self.dictionary(query, itemClass: query?.class ?? .genericPassword)
         if let id = context(label) { dictionary[SecName.kSecUseAuthenticationContext] = .context(id) }
         var changes: [String: SecValue] = [:]
-        if let service { changes[SecName.kSecAttrService] = .string(service) }
-        if let account { changes[SecName.kSecAttrAccount] = .string(account) }
-        if let data { changes[SecName.kSecValueData] = .data(data) }
+        if let service = given?.service { changes[SecName.kSecAttrService] = .string(service) }
+        if let account = given?.account { changes[SecName.kSecAttrAccount] = .string(account) }
+        if let data = given?.data { changes[SecName.kSecValueData] = .data(data.bytes) }
         queue(user)
         let updated = engine.update(dictionary, changes)
         engine.answers = []
@@ -243,8 +223,8 @@ public struct KeychainSimulator: Sendable {
     }
 
     /// `SecItemDelete`: every match, never a prompt.
-    public mutating func delete(_ query: ItemQuery) -> StepOutcome {
-        let deleted = engine.delete(Self.dictionary(query))
+    public mutating func delete(_ query: Flow.Query?) throws(ReferenceInputError) -> StepOutcome {
+        let deleted = engine.delete(try Self.dictionary(query, itemClass: query?.class ?? .genericPassword))
         var outcome = Self.outcome(deleted)
         outcome.count = deleted.count
         return outcome
@@ -252,12 +232,13 @@ public struct KeychainSimulator: Sendable {
 
     /// `SecKeyCreateSignature` with the key `query` finds (fetched with the
     /// context, as `kSecUseAuthenticationContext` does): ECDSA P-256, SHA-256.
-    public mutating func sign(_ query: ItemQuery, message: [UInt8], context label: String? = nil, user: UserAnswer? = nil) -> StepOutcome {
-        var item = query
-        item.attributes.itemClass = .key
+    public mutating func sign(
+        _ query: Flow.Query?, message: [UInt8], context label: String? = nil, user: UserAnswer? = nil
+    ) throws(ReferenceInputError) -> StepOutcome {
+        var item = query ?? Flow.Query()
         item.returnData = false
-        if item.authenticationUI == .skip { return StepOutcome(status: Self.paramError) }
-        var dictionary = Self.dictionary(item)
+        if item.useAuthenticationUI == .skip { return StepOutcome(status: Self.paramError) }
+        var dictionary = try Self.dictionary(item, itemClass: .key)
         dictionary[SecName.kSecReturnRef] = .bool(true)
         if let id = context(label) { dictionary[SecName.kSecUseAuthenticationContext] = .context(id) }
         let found = engine.copyMatching(dictionary, wantsResult: true)
@@ -284,7 +265,7 @@ public struct KeychainSimulator: Sendable {
     static let reason = "TrustSuite keychain-flow trace"
 
     /// `LAContext.evaluatePolicy`.
-    public mutating func evaluatePolicy(_ policy: AuthenticationPolicy, context label: String, user: UserAnswer?) -> StepOutcome {
+    public mutating func evaluatePolicy(_ policy: Flow.Policy, context label: String, user: UserAnswer?) -> StepOutcome {
         guard let id = context(label) else { return StepOutcome(status: Self.paramError) }
         queue(user, biometricPolicy: policy == .deviceOwnerAuthenticationWithBiometrics)
         let outcome = engine.evaluatePolicy(context: id, policy: policy.rawPolicy, reason: Self.reason)
@@ -294,14 +275,15 @@ public struct KeychainSimulator: Sendable {
 
     /// `LAContext.evaluateAccessControl` with the access control of the item `query` finds.
     public mutating func evaluateAccessControl(
-        _ query: ItemQuery, operation: KeychainOperation, context label: String,
+        _ query: Flow.Query?, operation: KeychainOperation, context label: String,
         user: UserAnswer?
-    ) -> StepOutcome {
+    ) throws(ReferenceInputError) -> StepOutcome {
         guard let id = context(label),
             let raw = LAAccessControlOperationValue.allCases.first(where: { $0.operation == operation })?.rawValue
         else { return StepOutcome(status: .localAuthentication(.parameter)) }
         queue(user)
-        let evaluated = engine.evaluateAccessControl(context: id, itemQuery: Self.dictionary(query), operation: raw, reason: Self.reason)
+        let itemQuery = try Self.dictionary(query, itemClass: query?.class ?? .key)
+        let evaluated = engine.evaluateAccessControl(context: id, itemQuery: itemQuery, operation: raw, reason: Self.reason)
         engine.answers = []
         switch evaluated {
         case .success(let outcome): return Self.outcome(outcome)
@@ -310,7 +292,7 @@ public struct KeychainSimulator: Sendable {
     }
 
     /// `LAContext.canEvaluatePolicy`: no prompt; without a label, on a context of its own.
-    public mutating func canEvaluatePolicy(_ policy: AuthenticationPolicy, context label: String?) -> StepOutcome {
+    public mutating func canEvaluatePolicy(_ policy: Flow.Policy, context label: String?) -> StepOutcome {
         let id = context(label) ?? engine.newContext()
         defer { if label == nil { engine.releaseContext(id) } }
         return Self.outcome(engine.canEvaluatePolicy(context: id, policy: policy.rawPolicy))
@@ -337,7 +319,7 @@ public struct KeychainSimulator: Sendable {
     }
 }
 
-extension AuthenticationPolicy {
+extension KeychainFlowFamily.Policy {
     var rawPolicy: Int {
         switch self {
         case .deviceOwnerAuthenticationWithBiometrics: LAPolicyValue.deviceOwnerAuthenticationWithBiometrics.rawValue
@@ -345,3 +327,19 @@ extension AuthenticationPolicy {
         }
     }
 }
+
+/// What a trace's item and query both name: the attributes the engine's
+/// dictionary is built from (``KeychainSimulator/attributes(_:itemClass:)``).
+protocol FlowAttributes {
+    var service: String? { get }
+    var account: String? { get }
+    var accessGroup: String? { get }
+    var synchronizable: Bool? { get }
+    var applicationTag: String? { get }
+    var keyClass: String? { get }
+    var tokenID: String? { get }
+    var useAuthenticationUI: KeychainFlowFamily.AuthenticationUI? { get }
+}
+
+extension KeychainFlowFamily.Item: FlowAttributes {}
+extension KeychainFlowFamily.Query: FlowAttributes {}

@@ -30,6 +30,26 @@ public enum KeychainFlowFamily: FamilyContract {
         public var synchronizable: Bool?
         public var data: Base64Bytes?
         public var useAuthenticationUI: AuthenticationUI?
+
+        /// An item as a trace writes it (a Swift caller builds one without JSON).
+        public init(
+            class itemClass: ItemClass? = nil, service: String? = nil, account: String? = nil, accessGroup: String? = nil,
+            applicationTag: String? = nil, keyClass: String? = nil, tokenID: String? = nil, protection: String? = nil,
+            flags: [String]? = nil, synchronizable: Bool? = nil, data: [UInt8]? = nil, useAuthenticationUI: AuthenticationUI? = nil
+        ) {
+            self.class = itemClass
+            self.service = service
+            self.account = account
+            self.accessGroup = accessGroup
+            self.applicationTag = applicationTag
+            self.keyClass = keyClass
+            self.tokenID = tokenID
+            self.protection = protection
+            self.flags = flags
+            self.synchronizable = synchronizable
+            self.data = data.map(Base64Bytes.init)
+            self.useAuthenticationUI = useAuthenticationUI
+        }
     }
 
     /// The query of `copyMatching`, `update`, `delete`, `sign`, `evaluateAccessControl`.
@@ -53,6 +73,27 @@ public enum KeychainFlowFamily: FamilyContract {
         public var returnRef: Bool?
         public var useAuthenticationUI: AuthenticationUI?
         public var operationPrompt: String?
+
+        /// A query as a trace writes it (a Swift caller builds one without JSON).
+        public init(
+            class itemClass: ItemClass? = nil, service: String? = nil, account: String? = nil, accessGroup: String? = nil,
+            synchronizable: Bool? = nil, applicationTag: String? = nil, keyClass: String? = nil, tokenID: String? = nil,
+            matchLimit: MatchLimit? = nil, protection: String? = nil, returnData: Bool? = nil,
+            useAuthenticationUI: AuthenticationUI? = nil
+        ) {
+            self.class = itemClass
+            self.service = service
+            self.account = account
+            self.accessGroup = accessGroup
+            self.synchronizable = synchronizable
+            self.applicationTag = applicationTag
+            self.keyClass = keyClass
+            self.tokenID = tokenID
+            self.matchLimit = matchLimit
+            self.protection = protection
+            self.returnData = returnData
+            self.useAuthenticationUI = useAuthenticationUI
+        }
     }
 
     /// What `update` may change.
@@ -60,6 +101,12 @@ public enum KeychainFlowFamily: FamilyContract {
         public var service: String?
         public var account: String?
         public var data: Base64Bytes?
+
+        public init(service: String? = nil, account: String? = nil, data: [UInt8]? = nil) {
+            self.service = service
+            self.account = account
+            self.data = data.map(Base64Bytes.init)
+        }
     }
 
     public struct Step: TraceStep {
