@@ -14,7 +14,7 @@ extension KeychainEngine {
     /// A call whose dictionary the `Security` module could not read (a key
     /// that is not a string): -50, logged like every other call.
     public mutating func refuseUnreadable(_ call: SecCall) -> SecOutcome {
-        finish(call, SecOutcome(.param, rule: .dispatch, "the dictionary has a key that is not a string"))
+        finish(call, SecOutcome(.param, Ruling(tag: .dispatch, "the dictionary has a key that is not a string")))
     }
 
     // MARK: SecItemAdd
@@ -525,7 +525,7 @@ extension KeychainEngine {
                     reason: query.operationPrompt, call: SecCall.update.rawValue, prompts: &prompts),
                 case .status(let status, let ruling, _) = refusal
             {
-                return SecOutcome(status, rule: ruling.rule, "the update authenticates first (U6): \(ruling.reason)", prompts: prompts)
+                return SecOutcome(status, ruling.restated("the update authenticates first (U6): \(ruling.reason)"), prompts: prompts)
             }
             for (name, value) in newAttributes { item.attributes[name] = value }
             let protection =

@@ -313,8 +313,9 @@ extension KeychainEngine {
                 call: "SecKeyCreateSignature", prompts: &prompts),
                 case .status(let status, let ruling, let la) = refusal
             {
+                let secureEnclave = material.secureEnclave
                 return .failure(
-                    failure(status, material.secureEnclave ? .k4 : ruling.rule, ruling.reason, la: material.secureEnclave ? la : nil))
+                    SecFailure(status, secureEnclave ? Ruling(.k4, ruling.reason) : ruling, laCode: secureEnclave ? la?.rawValue : nil))
             }
         }
         do {

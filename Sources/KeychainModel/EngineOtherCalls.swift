@@ -13,7 +13,7 @@ extension KeychainEngine {
     }
 
     /// Logs a call outside the keychain with its status, rule and reason.
-    public mutating func logCall(_ call: String, status: Int32, rule: SecRule, reason: String, prompts: Int = 0) {
-        log(call, status: status, Ruling(rule, reason), prompts: prompts)
+    public mutating func logCall(_ call: String, status: Int32, _ ruling: Ruling, prompts: Int = 0) {
+        log(call, status: status, ruling, prompts: prompts)
     }
 }

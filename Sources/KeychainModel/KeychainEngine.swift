@@ -64,7 +64,7 @@ public struct KeychainEngine: Sendable {
             for id in gone { remove(id) }
             reason = "device event; \(gone.count) …WhenPasscodeSet… item(s) deleted (A11)"
         }
-        log("device.\(event.rawValue)", status: 0, Ruling(event == .passcodeRemoved ? .a11 : .deviceEvent, reason))
+        log("device.\(event.rawValue)", status: 0, event == .passcodeRemoved ? Ruling(.a11, reason) : Ruling(tag: .deviceEvent, reason))
     }
 
     mutating func log(_ call: String, status: Int32, _ ruling: Ruling, prompts: Int = 0) {

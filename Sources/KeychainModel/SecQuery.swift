@@ -55,6 +55,11 @@ struct SecQuery {
         SecOutcome(status, rule: rule, reason)
     }
 
+    /// A refusal no rule of the book decides (§1d: how the keys dispatch).
+    static func failure(_ status: SecStatus, tag: RuleTag, _ reason: String) -> SecOutcome {
+        SecOutcome(status, Ruling(tag: tag, reason))
+    }
+
     /// Parses `dictionary` for `call`. The class comes from `kSecClass`, or
     /// from a persistent reference's first four bytes (Q1).
     static func parse(_ dictionary: [String: SecValue], for call: SecCall) throws(SecOutcome) -> SecQuery {
@@ -105,7 +110,7 @@ struct SecQuery {
         case "v": return takeValue(key, value, for: call)
         case "f": return nil
         default:
-            return Self.failure(.param, .dispatch, "\"\(key)\" is neither an attribute nor a match, return, use or value key")
+            return Self.failure(.param, tag: .dispatch, "\"\(key)\" is neither an attribute nor a match, return, use or value key")
         }
     }
 
@@ -221,7 +226,7 @@ struct SecQuery {
         case SecName.kSecReturnAttributes: returnAttributes = flag
         case SecName.kSecReturnRef: returnRef = flag
         case SecName.kSecReturnPersistentRef: returnPersistentRef = flag
-        default: return Self.failure(.param, .dispatch, "\"\(key)\" is not a kSecReturn key")
+        default: return Self.failure(.param, tag: .dispatch, "\"\(key)\" is not a kSecReturn key")
         }
         if flag { returnKeys.append(key) }
         return nil
@@ -263,7 +268,7 @@ struct SecQuery {
             operationPrompt = text
             return nil
         default:
-            return Self.failure(.param, .dispatch, "\"\(key)\" is not a kSecUse key this keychain takes")
+            return Self.failure(.param, tag: .dispatch, "\"\(key)\" is not a kSecUse key this keychain takes")
         }
     }
 
@@ -292,7 +297,7 @@ struct SecQuery {
             persistentRef = bytes
             return nil
         default:
-            return Self.failure(.param, .dispatch, "\"\(key)\" is not a kSecValue key")
+            return Self.failure(.param, tag: .dispatch, "\"\(key)\" is not a kSecValue key")
         }
     }
 }

@@ -186,11 +186,15 @@ open class LARight: NSObject, @unchecked Sendable {
         if old == .authorized { NotificationCenter.default.post(name: .didBecomeUnauthorized, object: self) }
     }
 
-    func log(_ call: String, _ code: LAModelError.Code?, _ reason: String) {
-        let status = code.map { Int32(rightNSError(LAModelError($0, reason)).code) } ?? 0
-        Simulation.current.withEngine {
-            $0.logCall(call, status: status, rule: .laRight, reason: code.map { "\($0.rawValue): \(reason)" } ?? reason)
-        }
+    func log(_ call: String, _ code: LAModelError.Code?, _ reason: String) { logRightCall(call, code, reason) }
+}
+
+/// Logs one LARight or LARightStore call in the simulation's call log: the
+/// NSError code it answers (0: success), tagged LARight.
+func logRightCall(_ call: String, _ code: LAModelError.Code?, _ reason: String) {
+    let status = code.map { Int32(rightNSError(LAModelError($0, reason)).code) } ?? 0
+    Simulation.current.withEngine {
+        $0.logCall(call, status: status, Ruling(tag: .laRight, code.map { "\($0.rawValue): \(reason)" } ?? reason))
     }
 }
 

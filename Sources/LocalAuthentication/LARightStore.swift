@@ -121,12 +121,7 @@ open class LARightStore: NSObject, @unchecked Sendable {
         }
     }
 
-    private func log(_ call: String, _ code: LAModelError.Code?, _ reason: String) {
-        let status = code.map { Int32(rightNSError(LAModelError($0, reason)).code) } ?? 0
-        Simulation.current.withEngine {
-            $0.logCall(call, status: status, rule: .laRight, reason: code.map { "\($0.rawValue): \(reason)" } ?? reason)
-        }
-    }
+    private func log(_ call: String, _ code: LAModelError.Code?, _ reason: String) { logRightCall(call, code, reason) }
 }
 
 /// `LAPersistedRight`: a right saved in ``LARightStore``, with its private

@@ -189,7 +189,7 @@ public func SecKeyVerifySignature(
 
 /// The failure of a call with a key made before its simulation's reset (issue 52, item 2).
 private func staleKey<T>(_ call: String) -> Result<T, SecFailure> {
-    .failure(SecFailure(.invalidItemRef, rule: .api, "\(call): the SecKey belongs to a simulation that was reset since"))
+    .failure(SecFailure(.invalidItemRef, Ruling(tag: .api, "\(call): the SecKey belongs to a simulation that was reset since")))
 }
 
 /// A new `SecKey` for the model's answer, or nil with the error set.

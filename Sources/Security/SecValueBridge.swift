@@ -159,5 +159,5 @@ func setError(_ error: UnsafeMutablePointer<Unmanaged<CFError>?>?, _ failure: Se
 
 /// The failure of a call whose dictionary did not convert (a key that is not a string).
 func conversionFailure(_ call: String) -> SecFailure {
-    SecFailure(.param, rule: .api, "\(call): a dictionary key is not a string")
+    SecFailure(.param, Ruling(tag: .api, "\(call): a dictionary key is not a string"))
 }

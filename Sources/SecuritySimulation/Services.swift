@@ -126,8 +126,8 @@ public final class SimulationServices: Sendable {
         Simulation.current.withEngine {
             // The status is the DCError code (0 for success and for unknownSystemFailure: the reason names which).
             $0.logCall(
-                record.call, status: Int32(record.code?.rawValue ?? 0), rule: .deviceCheck,
-                reason: "\(record.code?.name ?? "ok"): \(record.reason)")
+                record.call, status: Int32(record.code?.rawValue ?? 0),
+                Ruling(tag: .deviceCheck, "\(record.code?.name ?? "ok"): \(record.reason)"))
         }
     }
 }

@@ -42,7 +42,7 @@ import Testing
             return
         }
         #expect(refusal.code == c.code)
-        #expect(refusal.rule == c.rule, "\(refusal.explanation)")
+        #expect(refusal.rule == .rule(c.rule), "\(refusal.explanation)")
         #expect(refusal.explanation.hasPrefix("\(c.rule): "))
     }
 

@@ -311,7 +311,7 @@ import Testing
         engine.apply(.passcodeRemoved)
         // §9: the akpu items are deleted with the passcode.
         #expect(engine.itemCount == 0)
-        #expect(engine.calls.last?.rule == .a11)
+        #expect(engine.calls.last?.rule == .rule(.a11))
         expect(engine.copyMatching(Self.query(), wantsResult: false), .itemNotFound, "Q11")
         engine.apply(.passcodeSet)
         expect(engine.copyMatching(Self.query(), wantsResult: false), .itemNotFound, "Q11")
@@ -462,12 +462,12 @@ import Testing
         var big = Self.secureEnclaveKey
         big["bsiz"] = .number(384)
         if case .failure(let failure) = engine.createRandomKey(big) {
-            #expect(failure.status == .param && failure.rule == .k2)
+            #expect(failure.status == .param && failure.rule == .rule(.k2))
         } else {
             Issue.record("a 384-bit Secure Enclave key was made")
         }
         if case .failure(let failure) = engine.createRandomKey(["bsiz": .number(256)]) {
-            #expect(failure.rule == .k3)
+            #expect(failure.rule == .rule(.k3))
         } else {
             Issue.record("a key without a type was made")
         }
@@ -482,7 +482,7 @@ import Testing
         guard case .failure(let failure) = engine.sign(key: key, algorithm: KeyAlgorithm.messageX962SHA256.rawValue, data: [1]) else {
             return fail("signed without the user")
         }
-        #expect(failure.domain == "com.apple.LocalAuthentication" && failure.code == -2 && failure.rule == .k4)
+        #expect(failure.domain == "com.apple.LocalAuthentication" && failure.code == -2 && failure.rule == .rule(.k4))
     }
 
     // MARK: §5 access control
@@ -495,7 +495,7 @@ import Testing
             case .failure(let failure) = engine.createAccessControl(
                 protection: .string("ak"), flags: UInt64(AccessControlFlags([.or, .and]).rawValue))
         else { return fail("or with and accepted") }
-        #expect(failure.status == .param && failure.rule == .ac1)
+        #expect(failure.status == .param && failure.rule == .rule(.ac1))
         guard case .failure = engine.createAccessControl(protection: .string("nope"), flags: 0) else { return fail("bad protection") }
     }
 
@@ -611,7 +611,7 @@ import Testing
         engine.setSettings(settings, of: context)
         #expect(engine.settings(of: context).allowableReuseDuration == 300)
         let outcome = engine.evaluatePolicy(context: context, policy: 1, reason: "Sign in")
-        #expect(outcome.succeeded && outcome.prompts == 0 && outcome.rule == .la5)
+        #expect(outcome.succeeded && outcome.prompts == 0 && outcome.rule == .rule(.la5))
         engine.now += 400
         let late = engine.newContext()
         engine.setSettings(settings, of: late)
@@ -625,7 +625,7 @@ import Testing
         engine.answers = [.biometryMatch]
         #expect(engine.evaluatePolicy(context: context, policy: 1, reason: "r").prompts == 1)
         let again = engine.evaluatePolicy(context: context, policy: 1, reason: "r")
-        #expect(again.succeeded && again.prompts == 0 && again.rule == .la6)
+        #expect(again.succeeded && again.prompts == 0 && again.rule == .rule(.la6))
         engine.invalidate(context: context)
         engine.invalidate(context: context)
         #expect(engine.evaluatePolicy(context: context, policy: 1, reason: "r").code == .invalidContext)
@@ -640,7 +640,7 @@ import Testing
         #expect(engine.evaluatePolicy(context: context, policy: 2, reason: "r").code == .notInteractive)
         let other = engine.newContext()
         let empty = engine.evaluatePolicy(context: other, policy: 2, reason: "")
-        #expect(empty.rule == .la9 && empty.prompts == 0 && engine.wouldCrashOnDevice.count == 1)
+        #expect(empty.rule == .rule(.la9) && empty.prompts == 0 && engine.wouldCrashOnDevice.count == 1)
     }
 
     @Test func fallbackEndsABiometricEvaluation() {

@@ -4,16 +4,31 @@
 /// model's outcomes, its call log and the reference subject's answer — to
 /// the scorecard, where a case that did not pass shows it (issue 56).
 public struct Ruling: Sendable, Hashable, CustomStringConvertible {
-    public let rule: SecRule
-    public let reason: String
+    /// The rule of the book (or the tag) that decided.
+    public let authority: Authority
+    public private(set) var reason: String
 
     public init(_ rule: SecRule, _ reason: String) {
-        self.rule = rule
+        authority = .rule(rule)
         self.reason = reason
     }
 
+    /// An answer no rule of the book decides (a dispatch, the API layer, a device event, …).
+    public init(tag: RuleTag, _ reason: String) {
+        authority = .tag(tag)
+        self.reason = reason
+    }
+
+    /// The same rule or tag with another reason (a call that passes on a
+    /// refusal it met, saying where).
+    public func restated(_ reason: String) -> Ruling {
+        var ruling = self
+        ruling.reason = reason
+        return ruling
+    }
+
     /// "AC6: biometryCurrentSet can no longer be satisfied (…)".
-    public var explanation: String { "\(rule): \(reason)" }
+    public var explanation: String { "\(authority): \(reason)" }
     public var description: String { explanation }
 }
 
@@ -23,7 +38,8 @@ public protocol Ruled {
 }
 
 extension Ruled {
-    public var rule: SecRule { ruling.rule }
+    /// The rule (or tag) that decided.
+    public var rule: Authority { ruling.authority }
     public var reason: String { ruling.reason }
     public var explanation: String { ruling.explanation }
 }

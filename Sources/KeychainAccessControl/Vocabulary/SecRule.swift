@@ -1,4 +1,5 @@
-/// Every rule id of the SecItem rule book (docs/models/secitem.md; the
+/// Every rule id of the SecItem rule book, and nothing else (the tags for
+/// answers no rule decides are ``RuleTag``) (docs/models/secitem.md; the
 /// rule book's §2–§5, as amended in §9) that a decision of the keychain
 /// model can name. A call's outcome carries the rule that made it, set
 /// where the decision is made — never a label applied afterwards — so the
@@ -73,6 +74,12 @@ public enum SecRule: String, Sendable, Hashable, CaseIterable, CustomStringConve
     case la10 = "LA10"
     case la11 = "LA11"
     case la12 = "LA12"
+    public var description: String { rawValue }
+}
+
+/// What decides an answer that no rule of the rule book decides: beside
+/// ``SecRule``, never among its cases.
+public enum RuleTag: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// §1d: the dictionary's keys dispatch (attribute, match, return, use, value).
     case dispatch = "§1d"
     /// The API layer: a value the bridge cannot hand the model.
@@ -83,6 +90,28 @@ public enum SecRule: String, Sendable, Hashable, CaseIterable, CustomStringConve
     case deviceCheck = "DC"
     /// An LARight call (docs/models/la-rights.md).
     case laRight = "LARight"
+
+    public var description: String { rawValue }
+}
+
+/// What decided an answer: a rule of the book or a tag.
+public enum Authority: Sendable, Hashable, CustomStringConvertible {
+    case rule(SecRule)
+    case tag(RuleTag)
+
+    /// The id as logs and vectors write it (`Q4`, `§1d`).
+    public var rawValue: String {
+        switch self {
+        case .rule(let rule): rule.rawValue
+        case .tag(let tag): tag.rawValue
+        }
+    }
+
+    /// The rule of the book, when a rule decided.
+    public var bookRule: SecRule? {
+        if case .rule(let rule) = self { return rule }
+        return nil
+    }
 
     public var description: String { rawValue }
 }
