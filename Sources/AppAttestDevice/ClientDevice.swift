@@ -2,6 +2,7 @@ import AppAttest
 import Crypto
 import DeviceCheckModel
 import Foundation
+import Synchronization
 import TestPKI
 import TrustSuiteSupport
 import X509
@@ -17,8 +18,8 @@ import X509
 /// `device.json` and `keys/`), so a server test can read the roots and
 /// `trustsuite device assert --state DIR` can sign with a key attested here.
 /// A generated key that is not attested yet is kept in memory in both cases.
-/// Thread safe (one lock; the folder's own file lock for counters).
-public final class ClientDevice: @unchecked Sendable {
+/// Thread safe: the keys in a `Mutex`, the folder's own file lock for counters.
+public final class ClientDevice: Sendable {
     /// Why a call is refused, in the terms of `DCError.Code`.
     public enum Refusal: Error, Equatable, Sendable, CustomStringConvertible {
         /// The key id is not one this app's device holds, or its state forbids the call.
@@ -42,15 +43,20 @@ public final class ClientDevice: @unchecked Sendable {
         var counter: UInt32
     }
 
+    /// The app's keys in memory; a call that reads the state folder holds
+    /// the lock too, so two calls never interleave on one key.
+    struct Keys {
+        /// Generated, not attested yet.
+        var pending: [String: P256.Signing.PrivateKey] = [:]
+        /// Attested keys, in memory mode.
+        var attested: [String: MemoryKey] = [:]
+    }
+
     /// The device itself: its App ID, environment and CA (in memory: a device whose folder is never written).
     let device: SoftwareDevice
     /// True when keys are kept in `device`'s folder.
     public let persistent: Bool
-    private let lock = NSLock()
-    /// Generated, not attested yet.
-    private var pending: [String: P256.Signing.PrivateKey] = [:]
-    /// Attested keys, in memory mode.
-    private var attested: [String: MemoryKey] = [:]
+    private let keys = Mutex(Keys())
 
     /// A device in memory for `appId` in `environment`; with a seed, the CA's
     /// keys are the same on every run.
@@ -91,7 +97,7 @@ public final class ClientDevice: @unchecked Sendable {
     public func generateKey() -> String {
         let key = P256.Signing.PrivateKey()
         let keyId = Data(SHA256.hash(data: key.publicKey.x963Representation)).base64EncodedString()
-        lock.withLock { pending[keyId] = key }
+        keys.withLock { $0.pending[keyId] = key }
         return keyId
     }
 
@@ -100,11 +106,9 @@ public final class ClientDevice: @unchecked Sendable {
     /// empty hash is `invalidInput`.
     public func attestKey(_ keyId: String, clientDataHash: [UInt8], now: Date = Date()) throws(Refusal) -> [UInt8] {
         guard !clientDataHash.isEmpty else { throw .invalidInput("the client data hash is empty") }
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            guard let key = pending[keyId] else {
-                if isAttested(keyId) { throw .invalidKey("the key \(keyId) is already attested (a key is attested once)") }
+        return try keys.withLock { (keys) throws(Refusal) -> [UInt8] in
+            guard let key = keys.pending[keyId] else {
+                if isAttested(keyId, keys) { throw .invalidKey("the key \(keyId) is already attested (a key is attested once)") }
                 throw .invalidKey("no key \(keyId) on this device (generate one first; a reinstall loses every key)")
             }
             let made: SoftwareDevice.Attestation
@@ -114,8 +118,8 @@ public final class ClientDevice: @unchecked Sendable {
             } catch {
                 throw .unknownSystemFailure("the attestation could not be made: \(error)")
             }
-            pending[keyId] = nil
-            if !persistent { attested[keyId] = MemoryKey(key: key, counter: 0) }
+            keys.pending[keyId] = nil
+            if !persistent { keys.attested[keyId] = MemoryKey(key: key, counter: 0) }
             return made.attestationObject
         }
     }
@@ -125,10 +129,8 @@ public final class ClientDevice: @unchecked Sendable {
     /// `invalidKey`; an empty hash is `invalidInput`.
     public func generateAssertion(_ keyId: String, clientDataHash: [UInt8]) throws(Refusal) -> [UInt8] {
         guard !clientDataHash.isEmpty else { throw .invalidInput("the client data hash is empty") }
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            if pending[keyId] != nil { throw .invalidKey("the key \(keyId) is not attested (attest it before asserting)") }
+        return try keys.withLock { (keys) throws(Refusal) -> [UInt8] in
+            if keys.pending[keyId] != nil { throw .invalidKey("the key \(keyId) is not attested (attest it before asserting)") }
             let key: P256.Signing.PrivateKey
             let counter: UInt32
             if persistent {
@@ -144,12 +146,12 @@ public final class ClientDevice: @unchecked Sendable {
                     throw .unknownSystemFailure("\(error)")
                 }
             } else {
-                guard var stored = attested[keyId] else {
+                guard var stored = keys.attested[keyId] else {
                     throw .invalidKey("no key \(keyId) on this device (a reinstall loses every key)")
                 }
                 guard stored.counter < UInt32.max else { throw .unknownSystemFailure("the counter of this key is exhausted") }
                 stored.counter += 1
-                attested[keyId] = stored
+                keys.attested[keyId] = stored
                 (key, counter) = (stored.key, stored.counter)
             }
             do {
@@ -163,25 +165,24 @@ public final class ClientDevice: @unchecked Sendable {
     /// The app was deleted and installed again: every key is gone (a stored
     /// key id now answers `invalidKey`), the device and its roots stay.
     public func reinstall() {
-        lock.withLock {
-            pending = [:]
-            attested = [:]
+        keys.withLock { keys in
+            keys = Keys()
             guard persistent else { return }
-            let keys = device.stateDirectory.appendingPathComponent("keys")
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: keys.path)) ?? []
+            let folder = device.stateDirectory.appendingPathComponent("keys")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             for name in names where name.hasSuffix(".json") {
-                try? FileManager.default.removeItem(at: keys.appendingPathComponent(name))
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
             }
         }
     }
 
     /// The number of keys the app holds (generated or attested).
     public var keyCount: Int {
-        lock.withLock {
-            guard persistent else { return pending.count + attested.count }
-            let keys = device.stateDirectory.appendingPathComponent("keys")
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: keys.path)) ?? []
-            return pending.count + names.filter { $0.hasSuffix(".json") }.count
+        keys.withLock { keys in
+            guard persistent else { return keys.pending.count + keys.attested.count }
+            let folder = device.stateDirectory.appendingPathComponent("keys")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            return keys.pending.count + names.filter { $0.hasSuffix(".json") }.count
         }
     }
 
@@ -192,8 +193,8 @@ public final class ClientDevice: @unchecked Sendable {
         BinaryText.base64(device.deviceCheckToken()) ?? []
     }
 
-    private func isAttested(_ keyId: String) -> Bool {
-        if !persistent { return attested[keyId] != nil }
+    private func isAttested(_ keyId: String, _ keys: Keys) -> Bool {
+        if !persistent { return keys.attested[keyId] != nil }
         guard let raw = BinaryText.base64(keyId) else { return false }
         return FileManager.default.fileExists(atPath: device.keyURL(raw).path)
     }

@@ -14,7 +14,7 @@ struct ContextState: Sendable {
 }
 
 /// Why an authorization did not go through.
-enum Refusal: Error {
+enum Refusal {
     /// A keychain status, with its rule and reason.
     case status(SecStatus, Ruling, la: LAErrorCode?)
     /// `kSecUseAuthenticationUISkip`: the item is left out silently (AC7).

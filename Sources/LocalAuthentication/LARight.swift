@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 internal import KeychainAccessControl
 internal import KeychainModel
 internal import LocalAuthorization
@@ -68,9 +69,8 @@ open class LARight: NSObject, @unchecked Sendable {
     }
 
     let model: Right
-    private let lock = NSLock()
-    private var current: State = .unknown
-    private var storedTag = 0
+    /// The state as the last call left it, and the app's tag.
+    private let mutable = Mutex<(state: State, tag: Int)>((.unknown, 0))
 
     /// A right with the `.default` requirement.
     public override convenience init() {
@@ -92,12 +92,12 @@ open class LARight: NSObject, @unchecked Sendable {
     }
 
     /// The right's state, as its last call left it.
-    open var state: State { lock.withLock { current } }
+    open var state: State { mutable.withLock { $0.state } }
 
     /// A number of the app's choosing.
     open var tag: Int {
-        get { lock.withLock { storedTag } }
-        set { lock.withLock { storedTag = newValue } }
+        get { mutable.withLock { $0.tag } }
+        set { mutable.withLock { $0.tag = newValue } }
     }
 
     /// Authorizes the right: one prompt (an empty reason raises none and
@@ -176,9 +176,9 @@ open class LARight: NSObject, @unchecked Sendable {
 
     /// Sets ``state``, posting the notification of a change into or out of authorized.
     func update(_ new: State) {
-        let old = lock.withLock {
-            let old = current
-            current = new
+        let old = mutable.withLock {
+            let old = $0.state
+            $0.state = new
             return old
         }
         guard old != new else { return }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 internal import KeychainModel
 internal import LocalAuthorization
 internal import SecuritySimulation
@@ -128,9 +129,8 @@ open class LARightStore: NSObject, @unchecked Sendable {
 /// key (usable while authorized) and its secret.
 open class LAPersistedRight: LARight, @unchecked Sendable {
     let persisted: PersistedRight
-    private var keyObject: LAPrivateKey?
-    private var secretObject: LASecret?
-    private let objectLock = NSLock()
+    /// The key and secret objects, made on first use (one of each per right).
+    private let objects = Mutex<(key: LAPrivateKey?, secret: LASecret?)>((nil, nil))
 
     init(_ persisted: PersistedRight) {
         self.persisted = persisted
@@ -139,20 +139,20 @@ open class LAPersistedRight: LARight, @unchecked Sendable {
 
     /// The right's private key: signs, decrypts and exchanges keys only while the right is authorized.
     open var key: LAPrivateKey {
-        objectLock.withLock {
-            if let keyObject { return keyObject }
+        objects.withLock {
+            if let key = $0.key { return key }
             let made = LAPrivateKey(self)
-            keyObject = made
+            $0.key = made
             return made
         }
     }
 
     /// The secret saved with the right: readable only while the right is authorized.
     open var secret: LASecret {
-        objectLock.withLock {
-            if let secretObject { return secretObject }
+        objects.withLock {
+            if let secret = $0.secret { return secret }
             let made = LASecret(self)
-            secretObject = made
+            $0.secret = made
             return made
         }
     }
