@@ -68,21 +68,36 @@ public final class AdapterSubject: Subject {
         let session = AdapterSession(
             command: command, timeout: timeout, maxLineBytes: maxLineBytes, environment: environment,
             maxConsecutiveCrashes: maxConsecutiveCrashes, log: log)
-        let hello = try await session.start()
-        guard let object = hello.objectValue, let name = object["adapter"]?.stringValue else {
+        let line = try await session.start()
+        let hello: AdapterHello
+        do {
+            hello = try JSONDecoder().decode(AdapterHello.self, from: Data(line.jsonText.utf8))
+        } catch {
             await session.shutDown()
-            throw AdapterError("adapter's first line must be {\"adapter\": …, \"version\": …, \"families\": […]}")
+            throw AdapterError(
+                "adapter's first line must be {\"adapter\": …, \"version\": …, \"families\": […]} "
+                    + "(\(Self.problem(error))): \(line.jsonText.prefix(200))")
         }
-        let claimed = (object["families"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let claimed = hello.families ?? []
         return AdapterSubject(
-            command: command, adapterName: name, version: object["version"]?.stringValue ?? "?",
+            command: command, adapterName: hello.adapter, version: hello.version ?? "?",
             families: Set(claimed.compactMap(Family.init(rawValue:))),
             unknownFamilies: claimed.filter { Family(rawValue: $0) == nil },
-            gradesOutputs: object["gradeOutputs"]?.boolValue ?? false,
-            answersCodes: object["codes"]?.boolValue ?? false,
-            capabilities: object["capabilities"]?.arrayValue.map { Set($0.compactMap(\.stringValue)) },
-            callerChecks: object["callerChecks"]?.arrayValue.map { $0.compactMap(\.stringValue) },
+            gradesOutputs: hello.gradeOutputs ?? false, answersCodes: hello.codes ?? false,
+            capabilities: hello.capabilities.map(Set.init), callerChecks: hello.callerChecks,
             errorMap: errorMap, timeout: timeout, session: session)
+    }
+
+    /// What is wrong with a hello, in a few words: the field and the problem.
+    static func problem(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .keyNotFound(let key, _): return "no \"\(key.stringValue)\""
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? "not an object" : "\"\(path)\" has the wrong type"
+        @unknown default: return "\(error)"
+        }
     }
 
     private init(

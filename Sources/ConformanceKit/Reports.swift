@@ -81,6 +81,11 @@ public enum Reports {
         if report.gradesReasons {
             lines.append("(wrongR: invalid inputs refused with another code than the vector's — neither pass nor fail)")
         }
+        if !report.unknownFamilies.isEmpty {
+            lines.append(
+                "(families the subject named that this suite does not know, so none of their vectors ran: "
+                    + TerminalText.escape(report.unknownFamilies.joined(separator: ", ")) + ")")
+        }
         if let checks = report.callerChecks, !checks.isEmpty {
             lines.append(
                 "(caller checks: " + TerminalText.escape(checks.joined(separator: ", "))
@@ -168,6 +173,7 @@ public enum Reports {
         if let capabilities = report.capabilities { root["capabilities"] = .array(capabilities.sorted().map(JSONValue.string)) }
         root["gradesReasons"] = .bool(report.gradesReasons)
         if let checks = report.callerChecks { root["callerChecks"] = .array(checks.map(JSONValue.string)) }
+        if !report.unknownFamilies.isEmpty { root["unknownFamilies"] = .array(report.unknownFamilies.map(JSONValue.string)) }
         return JSONValue.object(root).jsonText
     }
 

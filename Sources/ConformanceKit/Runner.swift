@@ -23,6 +23,8 @@ public struct RunReport: Sendable {
     public var gradesReasons = false
     /// The checks the subject's adapter does for its library (nil: none named).
     public var callerChecks: [String]?
+    /// Families the subject named that this suite does not know (shown on the scorecard).
+    public var unknownFamilies: [String] = []
 
     public init(subject: String, cases: [CaseResult], seconds: Double) {
         self.subject = subject
@@ -72,6 +74,7 @@ public struct Runner: Sendable {
         report.capabilities = subject.capabilities
         report.gradesReasons = subject.gradesReasons
         report.callerChecks = subject.callerChecks
+        report.unknownFamilies = subject.unknownFamilies
         return report
     }
 

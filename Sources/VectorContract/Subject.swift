@@ -68,6 +68,9 @@ public protocol Subject: Sendable {
     /// documentation leaves them to its caller (the hello's `"callerChecks"`,
     /// docs/vectors.md, round 3); nil when it names none.
     var callerChecks: [String]? { get }
+    /// Families the subject named that this suite does not know (an
+    /// adapter's hello), shown on the scorecard; none for the reference.
+    var unknownFamilies: [String] { get }
     /// Evaluates one vector input. A thrown error is graded `error`.
     func evaluate(family: Family, input: JSONValue) async throws -> SubjectAnswer
 }
@@ -81,6 +84,27 @@ extension Subject {
     public var capabilities: Set<String>? { nil }
     /// By default a subject does no check on a library's behalf.
     public var callerChecks: [String]? { nil }
+    /// By default a subject names only families this suite knows.
+    public var unknownFamilies: [String] { [] }
+}
+
+/// An adapter's first line (docs/vectors.md, the adapter protocol, with the
+/// round-3 additions): read as this type, so a hello of the wrong shape is
+/// refused with what is wrong in it. Fields it does not name are ignored
+/// (an adapter may say more than this suite reads).
+public struct AdapterHello: Decodable, Sendable, Hashable {
+    /// The implementation's name.
+    public var adapter: String
+    public var version: String?
+    /// The families it answers (names this suite does not know included).
+    public var families: [String]?
+    /// `true`: its `output` fields are graded as the reference's.
+    public var gradeOutputs: Bool?
+    /// `true`: its replies carry `code`, which is graded.
+    public var codes: Bool?
+    public var capabilities: [String]?
+    /// Checks the adapter does on its library's behalf.
+    public var callerChecks: [String]?
 }
 
 /// An error a subject throws that carries what the implementation wrote to

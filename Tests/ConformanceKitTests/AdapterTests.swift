@@ -100,6 +100,9 @@ enum ToyAdapter {
         ]
         let report = await Runner(subject: subject).run(vectors)
         await subject.stop()
+        #expect(report.unknownFamilies == ["no-such-family"])
+        #expect(Reports.scorecard(report).contains("this suite does not know, so none of their vectors ran: no-such-family"))
+        #expect(Reports.json(report).contains("\"unknownFamilies\""))
         #expect(report.cases.map(\.grade) == [.pass, .error, .pass, .error, .pass, .error, .error, .fail, .unsupported, .pass, .error])
         #expect(report.cases[1].message.contains("exited with status 3"), "\(report.cases[1].message)")
         #expect(report.cases[10].message.contains("signal 11 (SIGSEGV)"), "\(report.cases[10].message)")
@@ -250,5 +253,28 @@ enum ToyAdapter {
         await #expect(throws: AdapterError.self) { try await AdapterSubject.launch(command: "exit 1", timeout: .seconds(2)) }
         await #expect(throws: AdapterError.self) { try await AdapterSubject.launch(command: "echo hello", timeout: .seconds(2)) }
         await #expect(throws: AdapterError.self) { try await AdapterSubject.launch(command: "sleep 30", timeout: .milliseconds(300)) }
+    }
+}
+
+/// The hello is read as the contract's `AdapterHello`: a first line of the
+/// wrong shape is refused, saying which field is wrong.
+@Suite struct AdapterHelloTests {
+    @Test(arguments: [
+        (#"{"version": "1", "families": ["cbor"]}"#, "no \"adapter\""),
+        (#"{"adapter": "x", "version": 1, "families": ["cbor"]}"#, "\"version\" has the wrong type"),
+        (#"{"adapter": "x", "families": "cbor"}"#, "\"families\" has the wrong type"),
+    ])
+    func aHelloOfTheWrongShapeIsRefused(_ hello: String, _ problem: String) async throws {
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("hello-\(UUID().uuidString).py")
+        try Data("import sys\nprint(sys.argv[1], flush=True)\nsys.stdin.readline()\n".utf8).write(to: script)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let quoted = "'" + hello.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        do {
+            let subject = try await AdapterSubject.launch(command: "exec python3 \(script.path) \(quoted)")
+            await subject.stop()
+            Issue.record("the hello \(hello) was taken")
+        } catch {
+            #expect("\(error)".contains(problem), "\(error)")
+        }
     }
 }
