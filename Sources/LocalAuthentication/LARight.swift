@@ -46,15 +46,6 @@ open class LAAuthenticationRequirement: NSObject, @unchecked Sendable {
     }
 }
 
-extension Notification.Name {
-    /// Posted (object: the `LARight`) when a right becomes authorized. Not
-    /// in Apple's headers, where `state` is observed by key-value observing:
-    /// the model's notification, named after WWDC22's session (docs/models/la-rights.md).
-    public static let didBecomeAuthorized = Notification.Name("LARightDidBecomeAuthorized")
-    /// Posted (object: the `LARight`) when an authorized right stops being so.
-    public static let didBecomeUnauthorized = Notification.Name("LARightDidBecomeUnauthorized")
-}
-
 /// `LARight` (iOS 16): a right to do something in the app, granted by
 /// authorizing it, over the `LocalAuthorization` model's `Right`. Its
 /// prompt comes from the simulation's answer queue and goes to its prompt
@@ -72,18 +63,26 @@ open class LARight: NSObject, @unchecked Sendable {
     /// The state as the last call left it, and the app's tag.
     private let mutable = Mutex<(state: State, tag: Int)>((.unknown, 0))
 
-    /// A right with the `.default` requirement.
-    public override convenience init() {
-        self.init(requirement: .default)
+    /// A right with the `.default` requirement (designated, as Apple's: a
+    /// subclass's initializer can call `super.init()`).
+    public override init() {
+        model = Self.model(.default)
+        super.init()
     }
 
     /// A right with `requirement`.
     public init(requirement: LAAuthenticationRequirement) {
+        model = Self.model(requirement)
+        super.init()
+    }
+
+    /// The model's right for `requirement`, bound to the current
+    /// simulation's enrolled set.
+    private static func model(_ requirement: LAAuthenticationRequirement) -> Right {
         let simulation = Simulation.current
         let bound = simulation.withEngine { $0.device.enrollmentGeneration }
-        model = Right(
+        return Right(
             requirement: requirement.model, environment: simulation.services.rightStore.environment, boundEnrollment: bound)
-        super.init()
     }
 
     init(model: Right) {
@@ -182,8 +181,8 @@ open class LARight: NSObject, @unchecked Sendable {
             return old
         }
         guard old != new else { return }
-        if new == .authorized { NotificationCenter.default.post(name: .didBecomeAuthorized, object: self) }
-        if old == .authorized { NotificationCenter.default.post(name: .didBecomeUnauthorized, object: self) }
+        if new == .authorized { NotificationCenter.default.post(name: .simulatedRightDidBecomeAuthorized, object: self) }
+        if old == .authorized { NotificationCenter.default.post(name: .simulatedRightDidBecomeUnauthorized, object: self) }
     }
 
     func log(_ call: String, _ code: LAModelError.Code?, _ reason: String) { logRightCall(call, code, reason) }

@@ -109,15 +109,19 @@ open class LAPublicKey: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// The key's bytes: the X9.63 uncompressed point (65 bytes), as `SecKeyCopyExternalRepresentation`.
-    open func exportBytes() async throws -> Data {
-        Data(try reference.live().publicKey)
+    /// The key's bytes: the X9.63 uncompressed point (65 bytes), as
+    /// `SecKeyCopyExternalRepresentation`. Apple's async form of
+    /// ``exportBytes(completion:)`` is this property
+    /// (`NS_SWIFT_ASYNC_NAME(getter:bytes())`): WWDC22's
+    /// `try await right.key.publicKey.bytes`.
+    open var bytes: Data {
+        get async throws { Data(try reference.live().publicKey) }
     }
 
-    /// ``exportBytes()``; `handler` gets the bytes or the error, on a global queue.
+    /// ``bytes``; `handler` gets the bytes or the error, on a global queue.
     open func exportBytes(completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void) {
         Task {
-            do { handler(try await exportBytes(), nil) } catch { handler(nil, error) }
+            do { handler(try await bytes, nil) } catch { handler(nil, error) }
         }
     }
 

@@ -187,27 +187,25 @@ open class LASecret: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// The secret's bytes; only while the right is authorized.
-    open func loadData() async throws -> Data {
-        let persisted = try reference.live()
-        do {
-            return Data(try await persisted.loadSecret())
-        } catch {
-            throw rightError(error)
+    /// The secret's bytes, only while the right is authorized: Apple's
+    /// async form of ``loadData(completion:)`` is this property
+    /// (`NS_SWIFT_ASYNC_NAME(getter:rawData())`), the name WWDC22's
+    /// "Streamline local authorization flows" uses.
+    open var rawData: Data {
+        get async throws {
+            let persisted = try reference.live()
+            do {
+                return Data(try await persisted.loadSecret())
+            } catch {
+                throw rightError(error)
+            }
         }
     }
 
-    /// The secret's bytes, by the name WWDC22's "Streamline local
-    /// authorization flows" and its code use (the SDK's is ``loadData()``):
-    /// only while the right is authorized.
-    open var rawData: Data {
-        get async throws { try await loadData() }
-    }
-
-    /// ``loadData()``; `handler` gets the bytes or the error, on a global queue.
+    /// ``rawData``; `handler` gets the bytes or the error, on a global queue.
     open func loadData(completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void) {
         Task {
-            do { handler(try await loadData(), nil) } catch { handler(nil, error) }
+            do { handler(try await rawData, nil) } catch { handler(nil, error) }
         }
     }
 }

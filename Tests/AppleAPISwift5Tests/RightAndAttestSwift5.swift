@@ -83,7 +83,7 @@ final class LegacyAttestClient {
         try await right.authorize(localizedReason: "Go")
         let persisted = try await LARightStore.shared.saveRight(right, identifier: "m")
         _ = try await persisted.key.sign(Data(), algorithm: .ecdsaSignatureMessageX962SHA256)
-        _ = try await persisted.key.publicKey.exportBytes()
+        _ = try await persisted.key.publicKey.bytes
         _ = try await persisted.secret.rawData
         try await LARightStore.shared.removeRight(forIdentifier: "m")
         await right.deauthorize()

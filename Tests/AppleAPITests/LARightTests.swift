@@ -107,17 +107,16 @@ import Testing
             let signature = try await loaded.key.sign(message, algorithm: .ecdsaSignatureMessageX962SHA256)
             try await loaded.key.publicKey.verify(message, signature: signature, algorithm: .ecdsaSignatureMessageX962SHA256)
             // The signature verifies with swift-crypto's P-256 too.
-            let exported = try await saved.key.publicKey.exportBytes()
+            let exported = try await saved.key.publicKey.bytes
             let publicKey = try P256.Signing.PublicKey(x963Representation: exported)
             #expect(publicKey.isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: signature), for: message))
-            #expect(try await loaded.secret.loadData() == Data("s3cret".utf8))
             #expect(try await loaded.secret.rawData == Data("s3cret".utf8))
             #expect(!loaded.key.canSign(using: .ecdsaSignatureDigestX962SHA256))
             let sealed = try await loaded.key.publicKey.encrypt(message, algorithm: .eciesEncryptionCofactorVariableIVX963SHA256AESGCM)
             #expect(try await loaded.key.decrypt(sealed, algorithm: .eciesEncryptionCofactorVariableIVX963SHA256AESGCM) == message)
             try await store.removeRight(forIdentifier: "payments")
             do {
-                _ = try await loaded.secret.loadData()
+                _ = try await loaded.secret.rawData
                 Issue.record("a removed right's secret is gone")
             } catch {
                 #expect((error as NSError).code == 3)
@@ -161,7 +160,7 @@ import Testing
             }
             let counter = Counter()
             let right = LARight()
-            let observers = [Notification.Name.didBecomeAuthorized, .didBecomeUnauthorized].map { name in
+            let observers = [Notification.Name.simulatedRightDidBecomeAuthorized, .simulatedRightDidBecomeUnauthorized].map { name in
                 NotificationCenter.default.addObserver(forName: name, object: right, queue: nil) { note in
                     counter.lock.withLock { counter.names.append(note.name) }
                 }
@@ -174,7 +173,8 @@ import Testing
             await right.deauthorize()
             // Authorizing again passes through authorizing (out of authorized and back); a second deauthorize changes nothing.
             let expected: [Notification.Name] = [
-                .didBecomeAuthorized, .didBecomeUnauthorized, .didBecomeAuthorized, .didBecomeUnauthorized,
+                .simulatedRightDidBecomeAuthorized, .simulatedRightDidBecomeUnauthorized, .simulatedRightDidBecomeAuthorized,
+                .simulatedRightDidBecomeUnauthorized,
             ]
             #expect(counter.lock.withLock { counter.names } == expected)
         }

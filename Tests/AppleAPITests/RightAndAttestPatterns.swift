@@ -43,7 +43,8 @@ enum RightPatterns {
         if publicKey.canVerify(using: .ecdsaSignatureMessageX962SHA256) {
             try await publicKey.verify(Data("m".utf8), signature: signature, algorithm: .ecdsaSignatureMessageX962SHA256)
         }
-        _ = try await publicKey.exportBytes()
+        // WWDC22 13:44: `return try await persisted2FA.key.publicKey.bytes`.
+        _ = try await publicKey.bytes
         if publicKey.canEncrypt(using: .eciesEncryptionCofactorVariableIVX963SHA256AESGCM),
             key.canDecrypt(using: .eciesEncryptionCofactorVariableIVX963SHA256AESGCM)
         {
@@ -54,8 +55,7 @@ enum RightPatterns {
             _ = try await key.exchangeKeys(publicKey: Data(), algorithm: .ecdhKeyExchangeStandard, parameters: [:])
         }
         let secret: LASecret = loaded.secret
-        let data = try await secret.loadData()
-        _ = try await loaded.secret.rawData
+        let data = try await secret.rawData
         await loaded.deauthorize()
         try await store.removeRight(loaded)
         try await store.removeRight(forIdentifier: "payments")
@@ -92,14 +92,6 @@ enum RightPatterns {
         store.right(forIdentifier: "r") { _, _ in }
         store.removeRight(forIdentifier: "r") { _ in }
         store.removeAllRights { _ in }
-    }
-
-    /// State observation by notification.
-    static func observe(_ right: LARight) -> [any NSObjectProtocol] {
-        [
-            NotificationCenter.default.addObserver(forName: .didBecomeAuthorized, object: right, queue: .main) { _ in },
-            NotificationCenter.default.addObserver(forName: .didBecomeUnauthorized, object: right, queue: .main) { _ in },
-        ]
     }
 }
 
