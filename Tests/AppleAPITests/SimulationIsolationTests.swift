@@ -120,7 +120,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(1))) func droppingHandlesUnderTheLockDoesNotDeadlock() {
+    @Test(.timeLimit(.minutes(10))) func droppingHandlesUnderTheLockDoesNotDeadlock() {
         Simulation.withNew { () -> Void in
             let simulation = Simulation.current
             var key = Self.softwareKey()

@@ -16,7 +16,7 @@ import TestSupport
         "sh -c 'trap \"\" TERM; echo \"{\\\"adapter\\\":\\\"stubborn\\\",\\\"version\\\":\\\"1\\\",\\\"families\\\":[\\\"cbor\\\"]}\"; "
         + "while :; do sleep 1; done'"
 
-    @Test(.timeLimit(.minutes(2))) func stoppingStubbornAdaptersLeavesThePoolFree() async throws {
+    @Test(.timeLimit(.minutes(10))) func stoppingStubbornAdaptersLeavesThePoolFree() async throws {
         var subjects: [AdapterSubject] = []
         for _ in 0..<4 { subjects.append(try await AdapterSubject.launch(command: Self.stubborn, timeout: .seconds(5))) }
         let all = subjects
@@ -37,7 +37,7 @@ import TestSupport
     /// One long-lived worker per kind of wait, not a thread per step (issue
     /// 50): forty cases, each a write, a stderr drain and a reply, then a
     /// stop, start two threads in all.
-    @Test(.timeLimit(.minutes(2))) func aSessionKeepsOneWorkerPerKindOfWait() async throws {
+    @Test(.timeLimit(.minutes(10))) func aSessionKeepsOneWorkerPerKindOfWait() async throws {
         let (path, marker) = try ToyAdapter.install()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let subject = try await AdapterSubject.launch(command: "exec python3 \(path) \(marker)", timeout: .seconds(20))

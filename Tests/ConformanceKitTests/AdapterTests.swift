@@ -166,7 +166,7 @@ enum ToyAdapter {
         #expect(await subject.restarts() == 0)
     }
 
-    @Test(.timeLimit(.minutes(2))) func longRepliesAreReadAndOverlongOnesAreRefused() async throws {
+    @Test(.timeLimit(.minutes(10))) func longRepliesAreReadAndOverlongOnesAreRefused() async throws {
         let (path, marker) = try ToyAdapter.install()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let subject = try await AdapterSubject.launch(

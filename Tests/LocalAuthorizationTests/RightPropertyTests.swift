@@ -36,7 +36,7 @@ import Testing
     /// suite. Its thousand runs of actor hops go to a thread of their own
     /// (``DedicatedThreadExecutor``), so tests that block the cooperative
     /// pool's threads beside it cannot starve it into the limit.
-    @Test(.timeLimit(.minutes(2))) func lifecycleFollowsTheTransitionTable() async {
+    @Test(.timeLimit(.minutes(10))) func lifecycleFollowsTheTransitionTable() async {
         await withTaskExecutorPreference(DedicatedThreadExecutor.shared) { await Self.lifecycleProperty() }
     }
 

@@ -16,7 +16,7 @@ import TestSupport
         let probe = Mutex<Task<Void, Never>?>(nil)
     }
 
-    @Test(.timeLimit(.minutes(5))) func aTaskScheduledDuringTheHeaviestSweepStartsWithinAPace() async {
+    @Test(.timeLimit(.minutes(10))) func aTaskScheduledDuringTheHeaviestSweepStartsWithinAPace() async {
         let executor = DedicatedThreadExecutor(name: "trustsuite-pace")
         // The sweep's own loop over its first thousand mutants (the whole sweep runs in its own test).
         let inputs = Array(FrozenDecoderDifferentialTests.inputs(of: "mutants").prefix(1_000))
