@@ -84,6 +84,9 @@ public enum VectorLoader {
             throw VectorLoadError(path: path, "not valid JSON (\(error))")
         }
         func fail(_ message: String) -> VectorLoadError { VectorLoadError(path: path, message) }
+        if let key = DuplicateKeys.first(in: Array(data)) {
+            throw fail("the key \"\(key)\" stands twice in one object (a decoder keeps the first, another the last: refused)")
+        }
 
         guard root.objectValue != nil else { throw fail("the top level must be a JSON object") }
         guard let schema = root["schema"]?.stringValue else { throw fail("missing \"schema\"") }

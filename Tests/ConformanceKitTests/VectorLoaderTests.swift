@@ -22,6 +22,15 @@ import Testing
     static let good =
         #"{"tcId": 1, "id": "cbor-x::a", "comment": "", "flags": [], "input": {"cborHex": "00"}, "result": "valid", "output": {"diagnostic": "0"}}"#
 
+    /// The same key in two objects, or a key's text as a value, is no duplicate.
+    @Test func keysRepeatedAcrossObjectsAreFine() throws {
+        let two =
+            #"{"tcId": 1, "id": "cbor-x::a", "comment": "result", "flags": [], "input": {"cborHex": "00", "x": {"cborHex": "1"}}, "result": "valid", "output": {"diagnostic": "0"}}"#
+        #expect(DuplicateKeys.first(in: Array(two.utf8)) == nil)
+        #expect(DuplicateKeys.first(in: Array(#"{"a": [{"a": 1}, {"a": 2}], "b": "a"}"#.utf8)) == nil)
+        #expect(DuplicateKeys.first(in: Array(#"{"a": {"b": 1}, "c": "\"", "a": 2}"#.utf8)) == "a")
+    }
+
     @Test func acceptsAWellFormedFileAndMergesDefaults() throws {
         let loaded = try VectorLoader.parse(Self.file(tests: Self.good), path: "good.json")
         #expect(loaded.family == .cbor)
@@ -41,6 +50,15 @@ import Testing
         ("unknown family \"nope\"", file(tests: good, family: "nope")),
         ("schema \"v0\"", file(tests: good, schema: "v0")),
         ("not valid JSON", Data("{".utf8)),
+        // Issue 61, item 10: a key twice in one object, here and escaped, is refused.
+        (
+            "the key \"result\" stands twice",
+            file(tests: #"{"tcId": 1, "id": "x", "input": {"cborHex": "00"}, "result": "valid", "result": "invalid", "flags": []}"#)
+        ),
+        (
+            "the key \"cborHex\" stands twice",
+            file(tests: #"{"tcId": 1, "id": "x", "input": {"cborHex": "00", "cbor\u0048ex": "01"}, "result": "valid"}"#)
+        ),
         ("missing \"input\"", file(tests: #"{"tcId": 1, "id": "x", "result": "valid"}"#)),
         ("\"result\" must be", file(tests: #"{"tcId": 1, "id": "x", "input": {}, "result": "maybe"}"#)),
         // spec/vectors.md, Amendments (round 3): every flag has a note; notes and fields are checked.
