@@ -56,13 +56,13 @@ public struct KeychainEngine: Sendable {
     public mutating func apply(_ event: DeviceEvent) {
         device.apply(event)
         if event == .unlock && device.biometryUsable { lastBiometricUnlock = now }
-        var reason = "device event"
+        var reason = "\(event.rawValue), no rule decides it"
         if event == .passcodeRemoved {
             // A11 (§9): the …WhenPasscodeSet… items are deleted with the passcode
             // (Apple's secd-81 adds the same item again once a new passcode is set).
             let gone = items.filter { $0.value.protection.requiresPasscode }.map(\.key).sorted()
             for id in gone { remove(id) }
-            reason = "device event; \(gone.count) …WhenPasscodeSet… item(s) deleted (A11)"
+            reason = "\(event.rawValue): \(gone.count) …WhenPasscodeSet… item(s) deleted"
         }
         log("device.\(event.rawValue)", status: 0, event == .passcodeRemoved ? Ruling(.a11, reason) : Ruling(tag: .deviceEvent, reason))
     }

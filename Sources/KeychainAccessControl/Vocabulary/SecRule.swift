@@ -85,7 +85,7 @@ public enum RuleTag: String, Sendable, Hashable, CaseIterable, CustomStringConve
     /// The API layer: a value the bridge cannot hand the model.
     case api = "API"
     /// A device event, no rule.
-    case deviceEvent = "-"
+    case deviceEvent = "device"
     /// A DeviceCheck or App Attest client call.
     case deviceCheck = "DC"
     /// An LARight call (docs/models/la-rights.md).
