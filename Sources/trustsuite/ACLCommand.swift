@@ -113,7 +113,7 @@ struct ACLEvaluateCommand: ParsableCommand {
             if let rule { print("\(op.rawValue) requires: \(rule)") }
             switch outcome {
             case .success: print("result: allowed")
-            case .failure(let error): print("result: \(error.code.rawValue) (\(error.code.osStatus)) — \(error.reason)")
+            case .failure(let error): print("result: \(error.code.rawValue) (\(error.code.osStatus)) — \(error.explanation)")
             }
         }
         if case .failure = outcome { throw ExitCode(1) }

@@ -49,7 +49,7 @@ public struct KeychainSimulator: Sendable {
     /// The access control that governs the first item matching `query`, if
     /// any (a Secure Enclave key's travels with the key: K5).
     public func accessControl(matching query: Flow.Query) -> AccessControl? {
-        (try? Self.dictionary(query, itemClass: query.class ?? .genericPassword)).flatMap(engine.governingAccessControl(matching:))
+        (try? Self.dictionary(query)).flatMap(engine.governingAccessControl(matching:))
     }
 
     // MARK: Translation
@@ -75,7 +75,7 @@ public struct KeychainSimulator: Sendable {
     }
 
     /// The attributes a trace's item or query names, as the engine's
-    /// Apple-keyed dictionary (`class` defaults to `itemClass`).
+    /// Apple-keyed dictionary, for an item of `itemClass`.
     static func attributes(_ named: some FlowAttributes, itemClass: Flow.ItemClass) -> [String: SecValue] {
         var result: [String: SecValue] = [
             SecName.kSecClass: .string(itemClass == .key ? SecName.kSecClassKey : SecName.kSecClassGenericPassword)
@@ -93,11 +93,14 @@ public struct KeychainSimulator: Sendable {
         return result
     }
 
-    /// A trace's query as the engine's dictionary: its attributes, match
-    /// limit, data return and `kSecAttrAccessible` filter (Q4).
-    static func dictionary(_ query: Flow.Query?, itemClass: Flow.ItemClass) throws(ReferenceInputError) -> [String: SecValue] {
+    /// A trace's query as the engine's dictionary: its attributes (its
+    /// `class`, else `defaultClass`), match limit, data return and
+    /// `kSecAttrAccessible` filter (Q4).
+    static func dictionary(
+        _ query: Flow.Query?, defaultClass: Flow.ItemClass = .genericPassword
+    ) throws(ReferenceInputError) -> [String: SecValue] {
         let query = query ?? Flow.Query()
-        var result = attributes(query, itemClass: itemClass)
+        var result = attributes(query, itemClass: query.class ?? defaultClass)
         if query.matchLimit == .all { result[SecName.kSecMatchLimit] = .string(SecName.kSecMatchLimitAll) }
         if query.returnData == true { result[SecName.kSecReturnData] = .bool(true) }
         if let protection = query.protection {
@@ -184,8 +187,7 @@ public struct KeychainSimulator: Sendable {
     public mutating func copyMatching(
         _ query: Flow.Query?, context label: String? = nil, user: UserAnswer? = nil
     ) throws(ReferenceInputError) -> StepOutcome {
-        let itemClass = query?.class ?? .genericPassword
-        var dictionary = try Self.dictionary(query, itemClass: itemClass)
+        var dictionary = try Self.dictionary(query)
         if let id = context(label) { dictionary[SecName.kSecUseAuthenticationContext] = .context(id) }
         queue(user)
         let found = engine.copyMatching(dictionary, wantsResult: true)
@@ -193,7 +195,7 @@ public struct KeychainSimulator: Sendable {
         var outcome = Self.outcome(found)
         guard found.status == .success else { return outcome }
         outcome.count = found.count
-        if query?.returnData == true, itemClass == .genericPassword {
+        if query?.returnData == true, (query?.class ?? .genericPassword) == .genericPassword {
             switch found.result {
             case .data(let bytes)?: outcome.data = bytes
             case .array(let values)?:
@@ -208,7 +210,7 @@ public struct KeychainSimulator: Sendable {
     public mutating func update(
         _ query: Flow.Query?, changes given: Flow.Changes?, context label: String? = nil, user: UserAnswer? = nil
     ) throws(ReferenceInputError) -> StepOutcome {
-        var dictionary = try Self.dictionary(query, itemClass: query?.class ?? .genericPassword)
+        var dictionary = try Self.dictionary(query)
         if let id = context(label) { dictionary[SecName.kSecUseAuthenticationContext] = .context(id) }
         var changes: [String: SecValue] = [:]
         if let service = given?.service { changes[SecName.kSecAttrService] = .string(service) }
@@ -224,7 +226,7 @@ public struct KeychainSimulator: Sendable {
 
     /// `SecItemDelete`: every match, never a prompt.
     public mutating func delete(_ query: Flow.Query?) throws(ReferenceInputError) -> StepOutcome {
-        let deleted = engine.delete(try Self.dictionary(query, itemClass: query?.class ?? .genericPassword))
+        let deleted = engine.delete(try Self.dictionary(query))
         var outcome = Self.outcome(deleted)
         outcome.count = deleted.count
         return outcome
@@ -236,9 +238,10 @@ public struct KeychainSimulator: Sendable {
         _ query: Flow.Query?, message: [UInt8], context label: String? = nil, user: UserAnswer? = nil
     ) throws(ReferenceInputError) -> StepOutcome {
         var item = query ?? Flow.Query()
+        item.class = .key
         item.returnData = false
         if item.useAuthenticationUI == .skip { return StepOutcome(status: Self.paramError) }
-        var dictionary = try Self.dictionary(item, itemClass: .key)
+        var dictionary = try Self.dictionary(item)
         dictionary[SecName.kSecReturnRef] = .bool(true)
         if let id = context(label) { dictionary[SecName.kSecUseAuthenticationContext] = .context(id) }
         let found = engine.copyMatching(dictionary, wantsResult: true)
@@ -282,7 +285,7 @@ public struct KeychainSimulator: Sendable {
             let raw = LAAccessControlOperationValue.allCases.first(where: { $0.operation == operation })?.rawValue
         else { return StepOutcome(status: .localAuthentication(.parameter)) }
         queue(user)
-        let itemQuery = try Self.dictionary(query, itemClass: query?.class ?? .key)
+        let itemQuery = try Self.dictionary(query, defaultClass: .key)
         let evaluated = engine.evaluateAccessControl(context: id, itemQuery: itemQuery, operation: raw, reason: Self.reason)
         engine.answers = []
         switch evaluated {
