@@ -131,9 +131,11 @@ final class ChildProcess: @unchecked Sendable {
         let program = Self.watchdog ? "/proc/self/exe" : arguments[0]
         // Never once the runner is stopping on a signal (``ProcessGroups``).
         let spawned = ProcessGroups.shared.spawn {
-            let status = SpawnerThread.shared.run {
-                posix_spawn(&child, program, &actions, &attributes, argv, environment)
-            }
+            // The status is the spawn's result; the worker never throws it.
+            let status =
+                (try? OffPool.spawner.runAndWait {
+                    posix_spawn(&child, program, &actions, &attributes, argv, environment)
+                }) ?? -1
             return (status, child)
         }
         close(stdinPipe[0])
@@ -309,53 +311,6 @@ final class ChildProcess: @unchecked Sendable {
         SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV",
         SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM",
     ]
-}
-
-/// One thread, alive as long as the process, that starts every adapter
-/// (and every process the tests tie to their own life, `TiedProcess`): the
-/// parent-death signal fires when the thread that spawned a child exits,
-/// and Dispatch's worker threads do exit when idle.
-package final class SpawnerThread: @unchecked Sendable {
-    package static let shared = SpawnerThread()
-    private let condition = NSCondition()
-    private var jobs: [() -> Void] = []
-
-    private init() {
-        let thread = Thread { [self] in
-            while true {
-                condition.lock()
-                while jobs.isEmpty { condition.wait() }
-                let job = jobs.removeFirst()
-                condition.unlock()
-                job()
-            }
-        }
-        thread.name = "trustsuite-spawner"
-        thread.start()
-    }
-
-    /// Runs `body` on the spawner thread and returns its result, or throws its error.
-    package func run<T>(_ body: @escaping () throws -> T) throws -> T {
-        let done = DispatchSemaphore(value: 0)
-        let box = ResultBox<T>()
-        condition.lock()
-        jobs.append {
-            box.result = Result { try body() }
-            done.signal()
-        }
-        condition.signal()
-        condition.unlock()
-        done.wait()
-        return try box.result.get()
-    }
-
-    /// Runs a spawn that cannot throw (its status is its result).
-    func run(_ body: @escaping () -> Int32) -> Int32 {
-        (try? run { () throws -> Int32 in body() }) ?? -1
-    }
-
-    /// The job's result; the placeholder is always replaced before `done` is signalled.
-    private final class ResultBox<T>: @unchecked Sendable { var result: Result<T, any Error> = .failure(CancellationError()) }
 }
 
 /// Reads one pipe on a thread of its own until end of file or `finish()`,

@@ -15,7 +15,14 @@ import Synchronization
 /// stderr drain). Two kinds, so a stop never queues behind a write that
 /// waits for the adapter to read; per session, so one adapter that never
 /// reads holds no other adapter's steps.
-enum OffPool {
+package enum OffPool {
+    /// The worker that starts every adapter (and every process the tests
+    /// tie to their own life, `TiedProcess`), never finished, so its thread
+    /// lives as long as the process: the parent-death signal fires when the
+    /// thread that spawned a child exits, and Dispatch's worker threads do
+    /// exit when idle.
+    package static let spawner = Worker(name: "trustsuite-spawner")
+
     /// The most stack a waiting thread needs.
     static let stackSize = 512 * 1024
     /// The mark in the thread dictionary of every worker thread (a
@@ -42,7 +49,7 @@ enum OffPool {
     /// A thread that runs the blocking steps given to it one at a time, in
     /// order, until ``finish()``: it starts with the first step and ends
     /// once finished and idle (a step given later starts it again).
-    final class Worker: Sendable {
+    package final class Worker: Sendable {
         private struct State {
             var jobs: [@Sendable () -> Void] = []
             var started = false
@@ -69,6 +76,25 @@ enum OffPool {
         func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
             try await withCheckedThrowingContinuation { continuation in
                 enqueue { continuation.resume(with: Result { try body() }) }
+            }
+        }
+
+        /// Runs `body` on the worker's thread while the calling thread waits
+        /// for it: for synchronous callers, whose body may borrow their
+        /// locals (the spawner's `posix_spawn` writes the caller's pid).
+        package func runAndWait<T>(_ body: () throws -> T) throws -> T {
+            try withoutActuallyEscaping(body) { body in
+                nonisolated(unsafe) let body = body
+                // Written on the worker's thread before `done` is signalled,
+                // read here after the wait: the semaphore orders the two.
+                nonisolated(unsafe) var result: Result<T, any Error> = .failure(CancellationError())
+                let done = DispatchSemaphore(value: 0)
+                enqueue {
+                    result = Result { try body() }
+                    done.signal()
+                }
+                done.wait()
+                return try result.get()
             }
         }
 

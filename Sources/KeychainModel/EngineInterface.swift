@@ -10,13 +10,13 @@ public struct SecFailure: Error, Sendable, Hashable, Ruled {
     public var laCode: Int32?
     public var ruling: Ruling
 
-    public init(_ status: SecStatus, _ ruling: Ruling, laCode: Int32? = nil) {
+    package init(_ status: SecStatus, _ ruling: Ruling, laCode: Int32? = nil) {
         self.status = status
         self.ruling = ruling
         self.laCode = laCode
     }
 
-    public init(_ status: SecStatus, rule: SecRule, _ reason: String, laCode: Int32? = nil) {
+    package init(_ status: SecStatus, rule: SecRule, _ reason: String, laCode: Int32? = nil) {
         self.init(status, Ruling(rule, reason), laCode: laCode)
     }
 
@@ -32,13 +32,13 @@ public struct LAOutcome: Sendable, Hashable, Ruled {
     public var ruling: Ruling
     public var prompts: Int
 
-    public init(_ code: LAErrorCode?, _ ruling: Ruling, prompts: Int = 0) {
+    package init(_ code: LAErrorCode?, _ ruling: Ruling, prompts: Int = 0) {
         self.code = code
         self.ruling = ruling
         self.prompts = prompts
     }
 
-    public init(_ code: LAErrorCode?, rule: SecRule, _ reason: String, prompts: Int = 0) {
+    package init(_ code: LAErrorCode?, rule: SecRule, _ reason: String, prompts: Int = 0) {
         self.init(code, Ruling(rule, reason), prompts: prompts)
     }
 

@@ -13,7 +13,7 @@ enum MissReason: Equatable {
 extension KeychainEngine {
     /// A call whose dictionary the `Security` module could not read (a key
     /// that is not a string): -50, logged like every other call.
-    public mutating func refuseUnreadable(_ call: SecCall) -> SecOutcome {
+    package mutating func refuseUnreadable(_ call: SecCall) -> SecOutcome {
         finish(call, SecOutcome(.param, Ruling(tag: .dispatch, "the dictionary has a key that is not a string")))
     }
 

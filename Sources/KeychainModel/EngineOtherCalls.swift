@@ -8,12 +8,12 @@ extension KeychainEngine {
     /// Raises one prompt for a call outside the keychain (`LARight.authorize`):
     /// the next queued answer, else the default answer (nil: strict, and the
     /// prompt is listed as unanswered).
-    public mutating func raisePrompt(kind: String, reason: String, operation: String, call: String) -> PromptAnswer? {
+    package mutating func raisePrompt(kind: String, reason: String, operation: String, call: String) -> PromptAnswer? {
         prompt(kind: kind, reason: reason, operation: operation, call: call)
     }
 
     /// Logs a call outside the keychain with its status, rule and reason.
-    public mutating func logCall(_ call: String, status: Int32, _ ruling: Ruling, prompts: Int = 0) {
+    package mutating func logCall(_ call: String, status: Int32, _ ruling: Ruling, prompts: Int = 0) {
         log(call, status: status, ruling, prompts: prompts)
     }
 }

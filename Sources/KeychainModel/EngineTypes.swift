@@ -16,14 +16,14 @@ public struct SecOutcome: Sendable, Hashable, Ruled {
     /// How many items the call found, changed or deleted (nil: not a count the call has).
     public var count: Int?
 
-    public init(_ status: SecStatus, _ ruling: Ruling, result: SecValue? = nil, prompts: Int = 0) {
+    package init(_ status: SecStatus, _ ruling: Ruling, result: SecValue? = nil, prompts: Int = 0) {
         self.status = status
         self.ruling = ruling
         self.result = result
         self.prompts = prompts
     }
 
-    public init(_ status: SecStatus, rule: SecRule, _ reason: String, result: SecValue? = nil, prompts: Int = 0) {
+    package init(_ status: SecStatus, rule: SecRule, _ reason: String, result: SecValue? = nil, prompts: Int = 0) {
         self.init(status, Ruling(rule, reason), result: result, prompts: prompts)
     }
 }

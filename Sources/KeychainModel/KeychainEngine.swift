@@ -85,7 +85,7 @@ public struct KeychainEngine: Sendable {
     /// Bounds the call and prompt logs: past twice `limit` entries the
     /// oldest go, leaving the newest `limit` (amortized, so a long run pays
     /// no more than a constant per call).
-    public mutating func trimLogs(keeping limit: Int) {
+    package mutating func trimLogs(keeping limit: Int) {
         let limit = max(1, limit)
         if calls.count > 2 * limit { calls.removeFirst(calls.count - limit) }
         if prompts.count > 2 * limit { prompts.removeFirst(prompts.count - limit) }

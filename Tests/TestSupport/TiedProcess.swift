@@ -17,6 +17,6 @@ public enum TiedProcess {
             process.arguments = ["--pdeathsig", "KILL", "--", executable.path] + (process.arguments ?? [])
             process.executableURL = URL(fileURLWithPath: setpriv)
         }
-        try SpawnerThread.shared.run { try process.run() }
+        try OffPool.spawner.runAndWait { try process.run() }
     }
 }
