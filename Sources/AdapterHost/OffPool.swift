@@ -80,22 +80,20 @@ package enum OffPool {
         }
 
         /// Runs `body` on the worker's thread while the calling thread waits
-        /// for it: for synchronous callers, whose body may borrow their
-        /// locals (the spawner's `posix_spawn` writes the caller's pid).
-        package func runAndWait<T>(_ body: () throws -> T) throws -> T {
-            try withoutActuallyEscaping(body) { body in
-                nonisolated(unsafe) let body = body
-                // Written on the worker's thread before `done` is signalled,
-                // read here after the wait: the semaphore orders the two.
-                nonisolated(unsafe) var result: Result<T, any Error> = .failure(CancellationError())
-                let done = DispatchSemaphore(value: 0)
-                enqueue {
-                    result = Result { try body() }
-                    done.signal()
-                }
-                done.wait()
-                return try result.get()
+        /// for it: for synchronous callers, whose body is not `Sendable` (the
+        /// spawner's `posix_spawn` takes the caller's C pointers).
+        package func runAndWait<T>(_ body: @escaping () throws -> T) throws -> T {
+            // Handed to one thread and back; the semaphore orders the
+            // worker's write of `result` before the read below.
+            nonisolated(unsafe) let body = body
+            nonisolated(unsafe) var result: Result<T, any Error> = .failure(CancellationError())
+            let done = DispatchSemaphore(value: 0)
+            enqueue {
+                result = Result { try body() }
+                done.signal()
             }
+            done.wait()
+            return try result.get()
         }
 
         /// Ends the thread once the steps given so far have run.

@@ -65,13 +65,20 @@ final class OpenConnections: Sendable {
     func release() { count.subtract(1, ordering: .relaxed) }
 }
 
-/// Answers a connection over the cap with one 503 and closes it; reads
-/// nothing it sends (first in the pipeline, so no request reaches the router).
+/// Answers a connection over the cap with one 503 and closes it (first in
+/// the pipeline, so no request reaches the router). What the client sent is
+/// read and dropped until it closes, or for ``drainLimit`` at most: a close
+/// with unread bytes in the socket makes the kernel send a reset, which
+/// discards the 503 on the client's side before it reads it (issue 61,
+/// item 10). So the answer is followed by a half-close (FIN), and the
+/// connection is closed when the client has read it and closed its side.
 final class RefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
     let limit: Int
     private var sent = false
+    /// How long a refused connection may stay open to be drained.
+    static let drainLimit: TimeAmount = .seconds(2)
 
     init(limit: Int) { self.limit = limit }
 
@@ -87,6 +94,7 @@ final class RefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelActive(context: ChannelHandlerContext) { refuse(context) }
 
+    /// The client's bytes: dropped (never parsed, never routed).
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
 
     private func refuse(_ context: ChannelHandlerContext) {
@@ -94,7 +102,11 @@ final class RefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
         sent = true
         let channel = context.channel
         let bytes = context.channel.allocator.buffer(string: Self.response(limit: limit))
-        context.writeAndFlush(wrapOutboundOut(bytes)).whenComplete { _ in channel.close(promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(bytes)).whenComplete { _ in
+            // The FIN after the answer; reading goes on until the client's end of file closes the channel.
+            channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
+        }
+        context.eventLoop.scheduleTask(in: Self.drainLimit) { channel.close(promise: nil) }
     }
 }
 

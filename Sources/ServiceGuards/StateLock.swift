@@ -14,7 +14,8 @@ import TrustSuiteSupport
 /// acknowledged key and rolled counters back. A service holds an exclusive
 /// `flock` on `REAL.lock` for its whole life, REAL the state's resolved
 /// real path (``resolve(_:)``); a second service on the same state, by
-/// whatever name or symbolic link, is refused.
+/// whatever name or symbolic link, is refused, and a state file with a
+/// second hard link is refused outright (issue 61, item 5).
 ///
 /// The lock is the kernel's, not the file's: it goes when the descriptor is
 /// closed, so a killed service (SIGKILL, a crash) leaves no stale lock to
@@ -82,6 +83,15 @@ public final class StateLock: Sendable {
         if stat(stateFile, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
             throw StateFileError(
                 description: "cannot keep the state: \(given) is \(RegularFile.kindName(status.st_mode)), not a regular file")
+        }
+        // A state with another hard link (issue 61, item 5): the lock is
+        // found by name, so a second name would lock apart and run a second
+        // service on the same state; and the service's atomic replace
+        // would part the names anyway. Refused before a lock file is made.
+        if stat(stateFile, &status) == 0, status.st_nlink > 1 {
+            throw StateFileError(
+                description: "cannot keep the state: \(given) has \(status.st_nlink) hard links: a service on another name "
+                    + "would not see this one's lock, and a save would part the names; keep one name (copy the file for a separate state)")
         }
         // O_NOFOLLOW: a symbolic link planted as FILE.lock is not followed
         // (it could make the service create or truncate any file it may write).

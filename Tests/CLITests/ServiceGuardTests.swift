@@ -82,6 +82,36 @@ import TestSupport
         third.stop()
     }
 
+    /// A state file with a second hard link is refused under either name,
+    /// before anything is written (issue 61, item 5): the lock sits beside
+    /// the name, so two hard links locked apart and both services started
+    /// on one state (a cloned key's counter 1 accepted after 6; a key
+    /// acknowledged with 201 gone after a restart). A service's atomic
+    /// replace would part the two names anyway, so a linked state cannot
+    /// stay one state.
+    @Test(arguments: Service.allCases)
+    func aHardLinkedStateIsRefused(_ service: Service) throws {
+        let team = try Team()
+        defer { try? FileManager.default.removeItem(at: team.folder) }
+        let real = team.folder.appendingPathComponent("state.json")
+        let other = team.folder.appendingPathComponent("other.json")
+        try Data(service.emptyState.utf8).write(to: real)
+        #expect(link(real.path, other.path) == 0)
+        for name in [real, other] {
+            let start = try CLI.run(service.arguments(team) + ["--state", name.path], timeout: 20)
+            #expect(!start.signaled && start.status == 2, "\(start)")
+            #expect(start.stderrLines.count == 1, "\(start)")
+            #expect(
+                start.stderr.hasPrefix("trustsuite: cannot keep the state: \(name.path) has 2 hard links"), "\(start)")
+            #expect(!FileManager.default.fileExists(atPath: name.path + ".lock"), "a lock file was made beside \(name.path)")
+        }
+        #expect((try? String(contentsOf: real, encoding: .utf8)) == service.emptyState)
+        // With one name left, the service starts.
+        try FileManager.default.removeItem(at: other)
+        let alone = try ListeningProcess(executable: CLI.binary, arguments: service.arguments(team) + ["--state", real.path])
+        alone.stop()
+    }
+
     /// The example server closes idle connections and slow headers, and past
     /// `--max-connections` answers one more connection 503 and closes it,
     /// while a client already connected still gets its answer. Before: no
@@ -120,6 +150,17 @@ import TestSupport
         let answer = String(decoding: refused.receiveAll(seconds: 30), as: UTF8.self)
         #expect(answer.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"), "\(answer)")
         #expect(answer.contains("Connection: close\r\n") && answer.hasSuffix("too many connections: at most 3 open at once\n"), "\(answer)")
+        // Refused clients that sent before they read still get the 503, not
+        // a reset (issue 61, item 10): twenty connect at once, each sends a
+        // request with a 64 KiB body, and only then reads, so the service
+        // meets bytes it has not read when it refuses (before: recv failed
+        // with ECONNRESET and nothing was read, on most of the twenty).
+        let eager = try (0..<20).map { _ in try RawClient(port: capped.port) }
+        let upload = Array("POST /appattest/challenge HTTP/1.1\r\nHost: x\r\nContent-Length: 65536\r\n\r\n".utf8) + [UInt8](repeating: 0x61, count: 65_536)
+        for client in eager { _ = client.send(upload) }
+        let eagerAnswers = eager.map { String(decoding: $0.receiveAll(seconds: 30), as: UTF8.self) }
+        let reset = eagerAnswers.filter { !$0.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n") }.count
+        #expect(reset == 0, "\(reset) of 20 refused clients that had sent got no 503")
         // The held ones still work, and a closed one frees its place.
         #expect(held[0].send(request))
         #expect(held[0].receiveHead(seconds: 30).hasPrefix("HTTP/1.1 200"))
