@@ -156,7 +156,9 @@ import TestSupport
         // meets bytes it has not read when it refuses (before: recv failed
         // with ECONNRESET and nothing was read, on most of the twenty).
         let eager = try (0..<20).map { _ in try RawClient(port: capped.port) }
-        let upload = Array("POST /appattest/challenge HTTP/1.1\r\nHost: x\r\nContent-Length: 65536\r\n\r\n".utf8) + [UInt8](repeating: 0x61, count: 65_536)
+        let upload =
+            Array("POST /appattest/challenge HTTP/1.1\r\nHost: x\r\nContent-Length: 65536\r\n\r\n".utf8)
+            + [UInt8](repeating: 0x61, count: 65_536)
         for client in eager { _ = client.send(upload) }
         let eagerAnswers = eager.map { String(decoding: $0.receiveAll(seconds: 30), as: UTF8.self) }
         let reset = eagerAnswers.filter { !$0.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n") }.count
