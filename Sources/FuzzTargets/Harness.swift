@@ -1,4 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ConformanceKit
+import Foundation
 import VectorContract
 import TrustSuiteSupport
 import StrictCBOR
@@ -128,8 +134,24 @@ public enum Harness: String, CaseIterable, Sendable {
         }
     }
 
+    /// The exit status of a harness whose oracle is not in its build
+    /// (``unavailableReason``): neither libFuzzer's crash status nor a clean end.
+    public static let unavailableStatus: Int32 = 3
+
+    /// Ends a harness that cannot run in this build, on its first input,
+    /// with one line on stderr and ``unavailableStatus`` (issue 61, item
+    /// 10). `_exit`: libFuzzer's exit hook and its death callback never run,
+    /// so no crash file is saved for an input that found nothing (before:
+    /// FuzzCBORDifferential without libcbor aborted on its first input and
+    /// libFuzzer kept that input as a "crash").
+    package static func refuseToStart(_ name: String, _ reason: String) -> Never {
+        FileHandle.standardError.write(Data("\(name): cannot run in this build: \(reason)\n".utf8))
+        _exit(unavailableStatus)
+    }
+
     /// The libFuzzer entry for this harness (what its `@_cdecl` function calls).
     public func entry(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+        if let unavailableReason { Harness.refuseToStart(rawValue, unavailableReason) }
         switch oracle {
         case .sync(let run):
             return FuzzTargets.libFuzzerEntry(start, count, name: rawValue, run)
