@@ -105,10 +105,10 @@ extension KeychainEngine {
 
     /// A group an item may be written to (A2, Q6).
     func checkWritableGroup(_ group: String, rule: SecRule) -> SecOutcome? {
-        if group == SecName.kSecAttrAccessGroupToken {
+        if group.isKeychainText(SecName.kSecAttrAccessGroupToken) {
             return SecOutcome(.missingEntitlement, rule: .a2, "the token group com.apple.token is never writable")
         }
-        guard app.accessGroups.contains(group) else {
+        guard app.accessGroups.containsKeychainText(group) else {
             return SecOutcome(
                 .missingEntitlement, rule: rule,
                 "the app is not entitled to access group \(group) (groups: \(app.accessGroups.joined(separator: ", ")))")
@@ -121,8 +121,8 @@ extension KeychainEngine {
     /// groups the app has. The token group is searchable by copy (its items
     /// are read, never written), not by update or delete.
     func checkSearchedGroup(_ query: SecQuery, for call: SecCall) throws(SecOutcome) {
-        guard let group = query.accessGroup, !app.accessGroups.contains(group) else { return }
-        if call == .copyMatching && group == SecName.kSecAttrAccessGroupToken { return }
+        guard let group = query.accessGroup, !app.accessGroups.containsKeychainText(group) else { return }
+        if call == .copyMatching && group.isKeychainText(SecName.kSecAttrAccessGroupToken) { return }
         throw SecOutcome(
             .missingEntitlement, rule: .q6,
             "the app is not entitled to access group \(group) (groups: \(app.accessGroups.joined(separator: ", ")))")
@@ -199,9 +199,9 @@ extension KeychainEngine {
         }
         // Q6 (§9): the groups searched are the app's; the rows come back in
         // storage order (no ORDER BY across groups), here creation order.
-        let groups = Set(app.accessGroups)
+        let groups = Set(app.accessGroups.map(\.keychainBytes))
         return ids.compactMap { id -> (Int, Int)? in
-            guard let item = items[id], groups.contains(item.accessGroup) else { return nil }
+            guard let item = items[id], groups.contains(item.accessGroup.keychainBytes) else { return nil }
             return (item.order, id)
         }.sorted { $0.0 < $1.0 }.map(\.1)
     }
@@ -216,7 +216,7 @@ extension KeychainEngine {
                 if item.attributes[SecName.kSecAttrAccessible] != wanted { reasons.append(.protection) }
             case "m_Host":
                 guard case .string(let host) = wanted, case .string(let server)? = item.attributes[SecName.kSecAttrServer],
-                    server == host || server.hasSuffix("." + host)
+                    server.isKeychainText(host) || server.keychainBytes.reversed().starts(with: ("." + host).keychainBytes.reversed())
                 else {
                     reasons.append(.attribute(SecName.kSecAttrServer))
                     continue
@@ -233,7 +233,7 @@ extension KeychainEngine {
         case .synchronizable: if !item.synchronizable { reasons.append(.synchronizable) }
         case .any: break
         }
-        if let group = query.accessGroup, item.accessGroup != group { reasons.append(.accessGroup) }
+        if let group = query.accessGroup, !item.accessGroup.isKeychainText(group) { reasons.append(.accessGroup) }
         if let reference = query.valueRef, item.key == nil || keys[reference]?.item != item.order {
             reasons.append(.attribute(SecName.kSecValueRef))
         }

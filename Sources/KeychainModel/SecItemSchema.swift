@@ -190,12 +190,14 @@ extension SecValue {
         }
     }
 
-    /// The key the column compares by (blobs: their bytes, as the schema's
-    /// SHA-1 columns hash them).
+    /// The key the column compares by: text by its UTF-8 bytes in every
+    /// column, as SQLite compares it (issue 61, item 9: Swift's `==` takes
+    /// NFC and NFD for one string, so two accounts were one item); blobs by
+    /// their bytes, as the schema's SHA-1 columns hash them.
     func columnKey(for attribute: String) -> ColumnValueKey {
+        if case .string(let text) = self { return .bytes(text.keychainBytes) }
         guard ColumnKind.of(attribute) == .blob else { return .value(self) }
         switch self {
-        case .string(let text): return .bytes(Array(text.utf8))
         case .data(let bytes): return .bytes(bytes)
         case .number(let value):
             let word = UInt32(bitPattern: Int32(truncatingIfNeeded: value))
@@ -203,4 +205,19 @@ extension SecValue {
         default: return .value(self)
         }
     }
+}
+
+extension String {
+    /// The bytes the keychain compares a text by: its UTF-8, as SQLite's
+    /// BINARY collation and `CFEqual` (code unit by code unit) do, never
+    /// Swift's canonical equivalence (issue 61, item 9).
+    var keychainBytes: [UInt8] { Array(utf8) }
+
+    /// Whether the keychain takes `other` for this text: the same UTF-8 bytes.
+    func isKeychainText(_ other: String) -> Bool { utf8.elementsEqual(other.utf8) }
+}
+
+extension [String] {
+    /// Whether the list holds `text` byte for byte (an entitlement's groups).
+    func containsKeychainText(_ text: String) -> Bool { contains { $0.isKeychainText(text) } }
 }
