@@ -60,6 +60,11 @@ open class LARight: NSObject, @unchecked Sendable {
     }
 
     let model: Right
+    /// The simulation the right was made in, and its reset generation: a
+    /// right, its key and its secret die with it (issue 61, item 2), as
+    /// `SecKey` and `LAContext` do.
+    let simulation = Simulation.current
+    let epoch = Simulation.current.epoch
     /// The state as the last call left it, and the app's tag.
     private let mutable = Mutex<(state: State, tag: Int)>((.unknown, 0))
 
@@ -102,6 +107,7 @@ open class LARight: NSObject, @unchecked Sendable {
     /// Authorizes the right: one prompt (an empty reason raises none and
     /// fails, LA9), then authorized, or notAuthorized and the error thrown.
     open func authorize(localizedReason: String) async throws {
+        try checkCurrent()
         if !localizedReason.allSatisfy(\.isWhitespace) { update(.authorizing) }
         do {
             try await model.authorize(localizedReason: localizedReason)
@@ -129,6 +135,7 @@ open class LARight: NSObject, @unchecked Sendable {
     /// Throws what keeps the right from being authorized now (no passcode, no
     /// biometry, lockout); never prompts, never changes the state.
     open func checkCanAuthorize() async throws {
+        try checkCurrent()
         do {
             try await model.checkCanAuthorize()
             log("LARight.checkCanAuthorize", nil, "the requirement can be evaluated")
@@ -152,6 +159,8 @@ open class LARight: NSObject, @unchecked Sendable {
 
     /// Gives up the authorization: notAuthorized (never back to unknown).
     open func deauthorize() async {
+        // A right of another simulation, or of one reset since: nothing to give up.
+        guard (try? checkCurrent()) != nil else { return }
         await model.deauthorize()
         await sync()
         log("LARight.deauthorize", nil, "notAuthorized")
@@ -166,6 +175,20 @@ open class LARight: NSObject, @unchecked Sendable {
     }
 
     // MARK: Plumbing
+
+    /// Throws `LAError.invalidContext` when the right belongs to another
+    /// simulation than the current one, or to one reset since it was made;
+    /// such a right touches nothing (no prompt, no log, no key, no secret).
+    /// Never called under the simulation's lock (it reads the generation).
+    func checkCurrent() throws {
+        guard Simulation.current === simulation, simulation.epoch == epoch else {
+            throw LAError(
+                .invalidContext,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "the right belongs to a simulation that was reset since, or to another simulation"
+                ])
+        }
+    }
 
     /// Reads the model's state into ``state``.
     func sync() async {

@@ -71,6 +71,7 @@ open class LARightStore: NSObject, @unchecked Sendable {
 
     /// Removes `right` from the store: its instances can no longer use their key or secret.
     open func removeRight(_ right: LAPersistedRight) async throws {
+        try right.checkCurrent()
         await model.removeRight(right.persisted)
         log("LARightStore.removeRight", nil, "removed \"\(right.persisted.identifier)\"")
     }
@@ -112,6 +113,7 @@ open class LARightStore: NSObject, @unchecked Sendable {
     }
 
     private func save(_ right: LARight, _ identifier: String, secret: [UInt8]?) async throws -> LAPersistedRight {
+        try right.checkCurrent()
         do {
             let persisted = try await model.saveRight(right.model, identifier: identifier, secret: secret)
             log("LARightStore.saveRight", nil, "saved \"\(identifier)\" (\(right.model.requirement.rawValue))")
@@ -171,9 +173,10 @@ final class RightReference: @unchecked Sendable {
 
     /// The model's persisted right while the API object lives, else `rightDeallocated`.
     func live() throws -> PersistedRight {
-        guard right != nil else {
+        guard let right else {
             throw rightError(LAModelError(.rightDeallocated, "the LAPersistedRight this object belongs to was released"))
         }
+        try right.checkCurrent()
         return persisted
     }
 }

@@ -87,6 +87,48 @@ import Testing
         }
     }
 
+    /// Rights die with their simulation (issue 61, item 2): before, an
+    /// `LAPersistedRight` authorized before a reset still read its secret,
+    /// signed and decrypted after it with 0 prompts, and did inside another
+    /// `Simulation.withNew` too. Now each of its calls answers
+    /// `LAError.invalidContext` and touches nothing: no prompt, no call logged.
+    @Test func aRightMadeBeforeAResetIsInvalid() async throws {
+        try await Simulation.withNew { () async throws -> Void in
+            let simulation = Simulation.current
+            simulation.enqueue(.biometryMatch)
+            let right = try await LARightStore.shared.saveRight(LARight(), identifier: "vault", secret: Data("s3cret".utf8))
+            try await right.authorize(localizedReason: "Open the vault")
+            let sealed = try await right.key.publicKey.encrypt(Data("m".utf8), algorithm: .eciesEncryptionCofactorVariableIVX963SHA256AESGCM)
+            #expect(try await right.secret.rawData == Data("s3cret".utf8))
+            let fresh = LARight()
+            // Inside another simulation the right is not this simulation's.
+            await Simulation.withNew { () async -> Void in
+                await #expect(throws: LAError(.invalidContext)) { try await right.secret.rawData }
+                await #expect(throws: LAError(.invalidContext)) { try await fresh.checkCanAuthorize() }
+                #expect(Simulation.current.promptCount == 0 && Simulation.current.calls.isEmpty)
+            }
+            simulation.reset()
+            simulation.enqueue(.biometryMatch)
+            await #expect(throws: LAError(.invalidContext)) { try await right.secret.rawData }
+            await #expect(throws: LAError(.invalidContext)) {
+                try await right.key.sign(Data("m".utf8), algorithm: .ecdsaSignatureMessageX962SHA256)
+            }
+            await #expect(throws: LAError(.invalidContext)) {
+                try await right.key.decrypt(sealed, algorithm: .eciesEncryptionCofactorVariableIVX963SHA256AESGCM)
+            }
+            await #expect(throws: LAError(.invalidContext)) { try await right.key.publicKey.bytes }
+            await #expect(throws: LAError(.invalidContext)) { try await right.authorize(localizedReason: "Again") }
+            await #expect(throws: LAError(.invalidContext)) { try await LARightStore.shared.removeRight(right) }
+            await #expect(throws: LAError(.invalidContext)) { try await LARightStore.shared.saveRight(fresh, identifier: "vault") }
+            #expect(simulation.promptCount == 0, "a stale right raised a prompt")
+            #expect(simulation.calls.isEmpty, "a stale right logged: \(simulation.calls.map(\.line))")
+            // A right made after the reset works.
+            let now = try await LARightStore.shared.saveRight(LARight(), identifier: "vault", secret: Data("new".utf8))
+            try await now.authorize(localizedReason: "Open the vault")
+            #expect(try await now.secret.rawData == Data("new".utf8))
+        }
+    }
+
     @Test func aContextMadeBeforeAResetIsInvalid() async {
         await Simulation.withNew { () async -> Void in
             let simulation = Simulation.current
