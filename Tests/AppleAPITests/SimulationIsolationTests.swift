@@ -98,7 +98,8 @@ import Testing
             simulation.enqueue(.biometryMatch)
             let right = try await LARightStore.shared.saveRight(LARight(), identifier: "vault", secret: Data("s3cret".utf8))
             try await right.authorize(localizedReason: "Open the vault")
-            let sealed = try await right.key.publicKey.encrypt(Data("m".utf8), algorithm: .eciesEncryptionCofactorVariableIVX963SHA256AESGCM)
+            let sealed = try await right.key.publicKey.encrypt(
+                Data("m".utf8), algorithm: .eciesEncryptionCofactorVariableIVX963SHA256AESGCM)
             #expect(try await right.secret.rawData == Data("s3cret".utf8))
             let fresh = LARight()
             // Inside another simulation the right is not this simulation's.
