@@ -63,6 +63,7 @@ public enum Reports {
     public static func scorecard(_ report: RunReport, maxListed: Int = 50, headline: String? = nil) -> String {
         var lines: [String] = []
         lines.append("TrustSuite scorecard — subject: \(TerminalText.escape(report.subject))")
+        if let source = report.vectorSource { lines.append(TerminalText.escape(source.line)) }
         let summary = rows(report.cases)
         let labels = summary.flatMap { [$0.family.label] + $0.parts.map { "  " + $0.label } }
         let width = max(8, labels.map(\.count).max() ?? 8)
@@ -174,6 +175,12 @@ public enum Reports {
         root["gradesReasons"] = .bool(report.gradesReasons)
         if let checks = report.callerChecks { root["callerChecks"] = .array(checks.map(JSONValue.string)) }
         if !report.unknownFamilies.isEmpty { root["unknownFamilies"] = .array(report.unknownFamilies.map(JSONValue.string)) }
+        if let source = report.vectorSource {
+            root["vectors"] = .object([
+                "origins": .array(source.origins.map(JSONValue.string)), "files": .int(Int64(source.files)),
+                "sha256": .string(source.sha256),
+            ])
+        }
         return JSONValue.object(root).jsonText
     }
 
@@ -214,6 +221,13 @@ public enum Reports {
             return JUnitReport.Suite(
                 name: family.rawValue, findings: (all.bySeverity() + all.filter { !$0.grade.isFinding }).map { $0.finding() })
         }
-        return JUnitReport(name: "trustsuite", seconds: report.seconds, suites: suites).xml
+        var properties: [(String, String)] = []
+        if let source = report.vectorSource {
+            properties = [
+                ("trustsuite.vectors.origins", source.origins.joined(separator: "; ")),
+                ("trustsuite.vectors.files", String(source.files)), ("trustsuite.vectors.sha256", source.sha256),
+            ]
+        }
+        return JUnitReport(name: "trustsuite", seconds: report.seconds, suites: suites, properties: properties).xml
     }
 }

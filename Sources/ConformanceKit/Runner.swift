@@ -25,6 +25,9 @@ public struct RunReport: Sendable {
     public var callerChecks: [String]?
     /// Families the subject named that this suite does not know (shown on the scorecard).
     public var unknownFamilies: [String] = []
+    /// Where the run's vectors came from and their digest (shown on the
+    /// scorecard and in every report; nil when the caller did not say).
+    public var vectorSource: VectorSource?
 
     public init(subject: String, cases: [CaseResult], seconds: Double) {
         self.subject = subject
@@ -127,5 +130,29 @@ public struct Runner: Sendable {
     public static func seconds(_ duration: Duration) -> Double {
         let (s, attoseconds) = duration.components
         return Double(s) + Double(attoseconds) / 1e18
+    }
+}
+
+/// Where a run's vectors came from, and what they were (issue 61, item 6):
+/// the folder and why it was chosen, the files, and one SHA-256 over them.
+public struct VectorSource: Sendable, Hashable {
+    /// The folders and files read, each with how it was found
+    /// (`TRUSTSUITE_FIXTURES`, `beside the binary`, `the source checkout`, `--fixtures`).
+    public var origins: [String]
+    /// How many vector files the run read.
+    public var files: Int
+    /// SHA-256 (hex) of the lines `<SHA-256 of the file> <file name>`, one
+    /// per file in name order: equal on two machines for the same files.
+    public var sha256: String
+
+    public init(origins: [String], files: Int, sha256: String) {
+        self.origins = origins
+        self.files = files
+        self.sha256 = sha256
+    }
+
+    /// The scorecard's line.
+    public var line: String {
+        "vectors: " + origins.joined(separator: "; ") + " — \(files) file\(files == 1 ? "" : "s"), sha256 \(sha256)"
     }
 }

@@ -15,11 +15,14 @@ public struct JUnitReport: Sendable {
     public let name: String
     public let seconds: Double
     public let suites: [Suite]
+    /// Name and value pairs every suite carries as `<properties>` (the run's vectors).
+    public let properties: [(String, String)]
 
-    public init(name: String, seconds: Double, suites: [Suite]) {
+    public init(name: String, seconds: Double, suites: [Suite], properties: [(String, String)] = []) {
         self.name = name
         self.seconds = seconds
         self.suites = suites
+        self.properties = properties
     }
 
     public var xml: String {
@@ -31,6 +34,13 @@ public struct JUnitReport: Sendable {
             xml +=
                 "  <testsuite name=\"\(XMLText.attribute(suite.name))\" tests=\"\(suite.findings.count)\" "
                 + "\(Self.counts(suite.findings))>\n"
+            if !properties.isEmpty {
+                xml += "    <properties>\n"
+                for (name, value) in properties {
+                    xml += "      <property name=\"\(XMLText.attribute(name))\" value=\"\(XMLText.attribute(value))\"/>\n"
+                }
+                xml += "    </properties>\n"
+            }
             for finding in suite.findings { xml += Self.testcase(finding) }
             xml += "  </testsuite>\n"
         }

@@ -20,7 +20,7 @@ struct ListCommand: AsyncParsableCommand {
     var files = false
 
     func run() async throws {
-        let loaded = try FixtureLocator.load(extra: fixtures, onlyGiven: only, families: [])
+        let loaded = try FixtureLocator.load(extra: fixtures, onlyGiven: only, families: []).files
         print("family                   files  vectors  valid  invalid  acceptable")
         for family in Family.allCases {
             let mine = loaded.filter { $0.family == family }

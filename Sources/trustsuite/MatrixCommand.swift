@@ -98,7 +98,7 @@ struct MatrixCommand: AsyncParsableCommand {
                         + "): nothing would be compared for them; run them under the same names, or write a new baseline")
             }
         }
-        let (files, vectors) = try selection.load()
+        let (files, vectors, _) = try selection.load()
         guard !vectors.isEmpty else {
             Console.note("nothing was tested: \(selection.emptyReason)")
             throw ExitCode(1)

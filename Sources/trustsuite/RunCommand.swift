@@ -30,20 +30,22 @@ struct VectorSelection: ParsableArguments {
     /// The selected vectors, in file order (possibly none).
     func vectors() throws -> [Vector] { try load().vectors }
 
-    /// The selected vectors and the files they come from (their notes).
-    func load() throws -> (files: [VectorFile], vectors: [Vector]) {
-        let all = try FixtureLocator.load(extra: fixtures, onlyGiven: only, families: [])
+    /// The selected vectors, the files they come from (their notes) and where those were found.
+    func load() throws -> (files: [VectorFile], vectors: [Vector], source: VectorSource) {
+        let (all, origins) = try FixtureLocator.load(extra: fixtures, onlyGiven: only, families: [])
         var known = Set(all.flatMap(\.vectors).flatMap(\.flags))
         // With --only, a flag of the built-in vectors is a name too (skipping it leaves nothing out).
         if only, !skipFlag.allSatisfy(known.contains), let folder = FixtureLocator.defaultFolder(),
-            let builtIn = try? VectorLoader.load(paths: [folder])
+            let builtIn = try? VectorLoader.load(paths: [folder.path])
         {
             known.formUnion(builtIn.flatMap(\.vectors).flatMap(\.flags))
         }
         try Self.checkSkipFlags(skipFlag, known: known)
         let files = family.isEmpty ? all : all.filter { family.contains($0.family) }
         let skipped = Set(skipFlag)
-        return (files, files.flatMap(\.vectors).filter { skipped.isDisjoint(with: $0.flags) })
+        return (
+            files, files.flatMap(\.vectors).filter { skipped.isDisjoint(with: $0.flags) }, FixtureLocator.source(files, origins: origins)
+        )
     }
 
     /// Refuses a `--skip-flag` that no vector carries (of any family, in the
@@ -227,20 +229,21 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         for path in [json, junit, gate.sarif, gate.writeExpected].compactMap({ $0 }) { try OutputFile.check(path) }
         let expected = try gate.expectedFailures()
-        let (files, vectors) = try selection.load()
+        let (files, vectors, source) = try selection.load()
         if adapterOptions.hostileTrustStore && adapter == nil {
             throw CLIError("--hostile-trust-store needs --adapter: the reference reads no trust store")
         }
         let store = try adapterOptions.trustStore(for: vectors, quiet: quiet)
         defer { store?.remove() }
         let progress = Progress(quiet: quiet)
-        let report: RunReport
+        var report: RunReport
         if let adapter {
             let subject = try await adapterOptions.launch(adapter, errorMap: gate.errorMap, store: store)
             report = await adapterOptions.run(subject, vectors, progress: progress, quiet: quiet)
         } else {
             report = await Runner(subject: ReferenceSubject()).run(vectors, progress: progress.callback)
         }
+        report.vectorSource = source
         if vectors.isEmpty {
             Console.note("nothing was tested: \(selection.emptyReason)")
         }
