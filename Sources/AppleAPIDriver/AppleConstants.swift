@@ -1,4 +1,5 @@
 import Foundation
+import KeychainModel
 import Security
 
 /// Apple's constants by name, as the vectors spell them: written against
@@ -53,7 +54,8 @@ enum AppleConstants {
         "kSecAttrKeyClassPrivate": kSecAttrKeyClassPrivate,
         "kSecAttrKeyClassPublic": kSecAttrKeyClassPublic,
         "kSecAttrKeyClassSymmetric": kSecAttrKeyClassSymmetric,
-        "kSecAttrKeyCreator": kSecAttrKeyCreator,
+        // Not in iOS's SDK (ios NA): the vocabulary still names it, by its string.
+        "kSecAttrKeyCreator": CFString(string: SecName.kSecAttrKeyCreator),
         "kSecAttrKeySizeInBits": kSecAttrKeySizeInBits,
         "kSecAttrKeyType": kSecAttrKeyType,
         "kSecAttrKeyTypeEC": kSecAttrKeyTypeEC,
@@ -116,7 +118,7 @@ enum AppleConstants {
         "kSecClassInternetPassword": kSecClassInternetPassword,
         "kSecClassKey": kSecClassKey,
         "kSecMatchCaseInsensitive": kSecMatchCaseInsensitive,
-        "kSecMatchDiacriticInsensitive": kSecMatchDiacriticInsensitive,
+        "kSecMatchDiacriticInsensitive": CFString(string: SecName.kSecMatchDiacriticInsensitive),
         "kSecMatchEmailAddressIfPresent": kSecMatchEmailAddressIfPresent,
         "kSecMatchHostOrSubdomainOfHost": kSecMatchHostOrSubdomainOfHost,
         "kSecMatchIssuers": kSecMatchIssuers,

@@ -25,15 +25,22 @@ extension AppleAPIDriver {
     /// A completion handler's reply, awaited: no thread waits for it (the
     /// handler runs on another queue or task; a blocked pool thread could
     /// starve the task that runs it on a 2-core machine).
-    static func waitFor<T: Sendable>(_ start: (@escaping @Sendable (T?, (any Error)?) -> Void) -> Void) async -> (T?, NSError?) {
-        await withCheckedContinuation { (continuation: CheckedContinuation<(T?, NSError?), Never>) in
-            start { value, error in continuation.resume(returning: (value, error.map { $0 as NSError })) }
+    static func waitFor<T>(_ start: (@escaping (T?, (any Error)?) -> Void) -> Void) async -> (T?, NSError?) {
+        // Apple's handlers and rights are not `Sendable`: the handler runs
+        // once and writes its reply before resuming, which orders the read below.
+        nonisolated(unsafe) var reply: (T?, NSError?) = (nil, nil)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            start { value, error in
+                reply = (value, error.map { $0 as NSError })
+                continuation.resume()
+            }
         }
+        return reply
     }
 
     /// Awaits a handler that reports only an error.
-    static func waitFor(_ start: (@escaping @Sendable ((any Error)?) -> Void) -> Void) async -> NSError? {
-        await waitFor { (reply: @escaping @Sendable (Bool?, (any Error)?) -> Void) in start { reply(nil, $0) } }.1
+    static func waitFor(_ start: (@escaping ((any Error)?) -> Void) -> Void) async -> NSError? {
+        await waitFor { (reply: @escaping (Bool?, (any Error)?) -> Void) in start { reply(nil, $0) } }.1
     }
 
     static func answer(_ error: NSError?, result: String = "none") -> [String: Any] {
@@ -51,11 +58,13 @@ extension AppleAPIDriver {
         }
     }
 
-    static let requirements: [String: LAAuthenticationRequirement] = [
-        "default": .default, "biometry": .biometry, "biometryCurrentSet": .biometryCurrentSet,
-        "biometry(fallback: default)": .biometry(fallback: .default),
-        "biometry(fallback: devicePasscode)": .biometry(fallback: .devicePasscode),
-    ]
+    static var requirements: [String: LAAuthenticationRequirement] {
+        [
+            "default": .default, "biometry": .biometry, "biometryCurrentSet": .biometryCurrentSet,
+            "biometry(fallback: default)": .biometry(fallback: .default),
+            "biometry(fallback: devicePasscode)": .biometry(fallback: .devicePasscode),
+        ]
+    }
 
     func right(_ step: [String: Any]) throws -> LARight {
         let label = try string(step, "right")

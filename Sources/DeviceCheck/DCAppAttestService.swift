@@ -14,8 +14,9 @@ internal import SecuritySimulation
 /// first and changes nothing, so `serverUnavailable` can be retried with the
 /// same key and hash. Each call is done when the method returns; the
 /// completion handler then runs on a global queue.
-open class DCAppAttestService: NSObject, @unchecked Sendable {
-    private static let instance = DCAppAttestService()
+open class DCAppAttestService: NSObject {
+    // Apple declares the service not `Sendable`; it holds no state (the device is the simulation's).
+    nonisolated(unsafe) private static let instance = DCAppAttestService()
 
     /// The app's service.
     open class var shared: DCAppAttestService { instance }
@@ -34,7 +35,7 @@ open class DCAppAttestService: NSObject, @unchecked Sendable {
     }
 
     /// ``generateKey()``; `completionHandler` gets the key id or the error, on a global queue.
-    open func generateKey(completionHandler: @escaping @Sendable (String?, (any Error)?) -> Void) {
+    open func generateKey(completionHandler: @escaping (String?, (any Error)?) -> Void) {
         deliver(Result { try run(.generateKey, "DCAppAttestService.generateKey") { ($0.generateKey(), "generated") } }, completionHandler)
     }
 
@@ -46,7 +47,7 @@ open class DCAppAttestService: NSObject, @unchecked Sendable {
 
     /// ``attestKey(_:clientDataHash:)``; `completionHandler` gets the object or the error, on a global queue.
     open func attestKey(
-        _ keyId: String, clientDataHash: Data, completionHandler: @escaping @Sendable (Data?, (any Error)?) -> Void
+        _ keyId: String, clientDataHash: Data, completionHandler: @escaping (Data?, (any Error)?) -> Void
     ) {
         deliver(Result { try attest(keyId, clientDataHash) }, completionHandler)
     }
@@ -58,7 +59,7 @@ open class DCAppAttestService: NSObject, @unchecked Sendable {
 
     /// ``generateAssertion(_:clientDataHash:)``; `completionHandler` gets the assertion or the error, on a global queue.
     open func generateAssertion(
-        _ keyId: String, clientDataHash: Data, completionHandler: @escaping @Sendable (Data?, (any Error)?) -> Void
+        _ keyId: String, clientDataHash: Data, completionHandler: @escaping (Data?, (any Error)?) -> Void
     ) {
         deliver(Result { try assertion(keyId, clientDataHash) }, completionHandler)
     }
@@ -90,8 +91,9 @@ open class DCAppAttestService: NSObject, @unchecked Sendable {
 /// `DCDevice` (iOS 11): DeviceCheck's per-device token, naming the
 /// simulation's software device to `trustsuite serve devicecheck` (a new
 /// token on every call, the same device behind each).
-open class DCDevice: NSObject, @unchecked Sendable {
-    private static let instance = DCDevice()
+open class DCDevice: NSObject {
+    // As the service: no state of its own.
+    nonisolated(unsafe) private static let instance = DCDevice()
 
     /// This device.
     open class var current: DCDevice { instance }
@@ -107,7 +109,7 @@ open class DCDevice: NSObject, @unchecked Sendable {
     }
 
     /// ``generateToken()``; `completionHandler` gets the token or the error, on a global queue.
-    open func generateToken(completionHandler: @escaping @Sendable (Data?, (any Error)?) -> Void) {
+    open func generateToken(completionHandler: @escaping (Data?, (any Error)?) -> Void) {
         deliver(Result { try token() }, completionHandler)
     }
 
@@ -156,7 +158,9 @@ func simulated<T>(
 }
 
 /// Hands a finished call's result to a completion handler on a global queue.
-func deliver<T: Sendable>(_ result: Result<T, any Error>, _ handler: @escaping @Sendable (T?, (any Error)?) -> Void) {
+func deliver<T: Sendable>(_ result: Result<T, any Error>, _ handler: @escaping (T?, (any Error)?) -> Void) {
+    // Apple's handler is not `Sendable`: it is handed to the queue and called there once.
+    nonisolated(unsafe) let handler = handler
     DispatchQueue.global().async {
         switch result {
         case .success(let value): handler(value, nil)

@@ -22,6 +22,13 @@ public struct DCError: Error, CustomNSError, Hashable, _ObjectiveCBridgeable {
         case invalidKey = 3
         /// Apple's server could not be reached: try again later with the same key and hash.
         case serverUnavailable = 4
+
+        /// Matches an error against a code: `catch DCError.invalidKey`,
+        /// `case DCError.serverUnavailable:` in a `switch` over an `Error`.
+        public static func ~= (match: Self, error: any Error) -> Bool {
+            guard let error = error as? DCError else { return false }
+            return error.code == match
+        }
     }
 
     /// The error as an `NSError` in ``DCErrorDomain``.
@@ -84,11 +91,4 @@ public struct DCError: Error, CustomNSError, Hashable, _ObjectiveCBridgeable {
     public static func _unconditionallyBridgeFromObjectiveC(_ source: NSError?) -> DCError {
         source.flatMap { DCError(bridging: $0) } ?? DCError(.unknownSystemFailure)
     }
-}
-
-/// Matches an error against a ``DCError/Code``: `catch DCError.invalidKey`,
-/// `case DCError.serverUnavailable:` in a `switch` over an `Error`.
-public func ~= (match: DCError.Code, error: any Error) -> Bool {
-    guard let error = error as? DCError else { return false }
-    return error.code == match
 }

@@ -19,8 +19,7 @@ package import SecuritySimulation
 /// A context belongs to the simulation it was made in (``Simulation/current``);
 /// after that simulation's reset it is stale: every evaluation answers
 /// ``LAError/Code/invalidContext`` and a SecItem call given it sees no context.
-// @unchecked: an `NSObject` subclass (Foundation's class) cannot be checked; every stored property is a `let` of a Sendable type.
-open class LAContext: NSObject, SecContextHandle, @unchecked Sendable {
+open class LAContext: NSObject, SecContextHandle {
     /// The model's id of the context.
     let contextID: Int
     let simulation: Simulation
@@ -50,8 +49,10 @@ open class LAContext: NSObject, SecContextHandle, @unchecked Sendable {
     }
 
     /// Runs a completion handler on a global queue, inside this context's simulation.
-    private func reply(_ outcome: Evaluation, _ reply: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    private func reply(_ outcome: Evaluation, _ reply: @escaping (Bool, (any Error)?) -> Void) {
         let simulation = simulation
+        // Apple's reply is not `Sendable`: it is handed to the queue and called there once.
+        nonisolated(unsafe) let reply = reply
         DispatchQueue.global().async {
             Simulation.$current.withValue(simulation) { reply(outcome.succeeded, outcome.error) }
         }
@@ -127,7 +128,7 @@ open class LAContext: NSObject, SecContextHandle, @unchecked Sendable {
     /// global queue with true, or false and the error.
     open func evaluatePolicy(
         _ policy: LAPolicy, localizedReason: String,
-        reply: @escaping @Sendable (Bool, (any Error)?) -> Void
+        reply: @escaping (Bool, (any Error)?) -> Void
     ) {
         self.reply(evaluate(policy, localizedReason), reply)
     }
@@ -144,7 +145,7 @@ open class LAContext: NSObject, SecContextHandle, @unchecked Sendable {
     /// queue with true, or false and the error.
     open func evaluateAccessControl(
         _ accessControl: SecAccessControl, operation: LAAccessControlOperation,
-        localizedReason: String, reply: @escaping @Sendable (Bool, (any Error)?) -> Void
+        localizedReason: String, reply: @escaping (Bool, (any Error)?) -> Void
     ) {
         self.reply(evaluate(accessControl, operation, localizedReason), reply)
     }

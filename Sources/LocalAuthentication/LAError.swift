@@ -27,12 +27,13 @@ public struct LAError: Error, CustomNSError, Hashable, _ObjectiveCBridgeable {
         case systemCancel = -4
         /// No passcode is set on the device.
         case passcodeNotSet = -5
-        /// Biometry is not available on the device.
-        case biometryNotAvailable = -6
+        /// Biometry is not available on the device (the case's name is the
+        /// iOS SDK's: `biometryNotAvailable` is its alias there too).
+        case touchIDNotAvailable = -6
         /// No biometric identity is enrolled.
-        case biometryNotEnrolled = -7
+        case touchIDNotEnrolled = -7
         /// Biometry is locked out after too many failures.
-        case biometryLockout = -8
+        case touchIDLockout = -8
         /// The app cancelled (``LAContext/invalidate()`` during an evaluation).
         case appCancel = -9
         /// The context was invalidated before the call.
@@ -42,12 +43,19 @@ public struct LAError: Error, CustomNSError, Hashable, _ObjectiveCBridgeable {
         /// A prompt was needed and `interactionNotAllowed` forbade it.
         case notInteractive = -1004
 
-        /// The older name of ``biometryNotAvailable``.
-        public static var touchIDNotAvailable: Code { .biometryNotAvailable }
-        /// The older name of ``biometryNotEnrolled``.
-        public static var touchIDNotEnrolled: Code { .biometryNotEnrolled }
-        /// The older name of ``biometryLockout``.
-        public static var touchIDLockout: Code { .biometryLockout }
+        /// ``touchIDNotAvailable`` by its current name.
+        public static var biometryNotAvailable: LAError.Code { .touchIDNotAvailable }
+        /// ``touchIDNotEnrolled`` by its current name.
+        public static var biometryNotEnrolled: LAError.Code { .touchIDNotEnrolled }
+        /// ``touchIDLockout`` by its current name.
+        public static var biometryLockout: LAError.Code { .touchIDLockout }
+
+        /// Matches an error against a code: `catch LAError.Code.userCancel`,
+        /// `case LAError.userCancel:` in a `switch` over an `Error`.
+        public static func ~= (match: Self, error: any Error) -> Bool {
+            guard let error = error as? LAError else { return false }
+            return error.code == match
+        }
     }
 
     /// The error as an `NSError` in ``LAErrorDomain``.
@@ -132,13 +140,6 @@ public struct LAError: Error, CustomNSError, Hashable, _ObjectiveCBridgeable {
     public static func _unconditionallyBridgeFromObjectiveC(_ source: NSError?) -> LAError {
         source.flatMap { LAError(bridging: $0) } ?? LAError(.authenticationFailed)
     }
-}
-
-/// Matches an error against an ``LAError/Code``: `catch LAError.userCancel`,
-/// `case LAError.biometryLockout:` in a `switch` over an `Error`.
-public func ~= (match: LAError.Code, error: any Error) -> Bool {
-    guard let error = error as? LAError else { return false }
-    return error.code == match
 }
 
 /// The error a model outcome reports, or nil on success: an ``LAError``

@@ -8,7 +8,7 @@ internal import SecuritySimulation
 
 /// `LABiometryFallbackRequirement`: what a biometric requirement falls back
 /// to (rule book LA11: only `.default` and `.devicePasscode`).
-open class LABiometryFallbackRequirement: NSObject, @unchecked Sendable {
+open class LABiometryFallbackRequirement: NSObject {
     let isDevicePasscode: Bool
 
     init(devicePasscode: Bool) {
@@ -25,7 +25,7 @@ open class LABiometryFallbackRequirement: NSObject, @unchecked Sendable {
 /// `LAAuthenticationRequirement`: what authorizing a right asks of the user
 /// (rule book LA11: `.default`, `.biometry`, `.biometryCurrentSet`,
 /// `.biometry(fallback:)`), the `LocalAuthorization` model's requirement.
-open class LAAuthenticationRequirement: NSObject, @unchecked Sendable {
+open class LAAuthenticationRequirement: NSObject {
     let model: RightRequirement
 
     init(_ model: RightRequirement) {
@@ -41,8 +41,14 @@ open class LAAuthenticationRequirement: NSObject, @unchecked Sendable {
     open class var biometryCurrentSet: LAAuthenticationRequirement { LAAuthenticationRequirement(.biometryCurrentSet) }
 
     /// Biometry, falling back as `fallback` says.
-    open class func biometry(fallback: LABiometryFallbackRequirement) -> LAAuthenticationRequirement {
-        LAAuthenticationRequirement(fallback.isDevicePasscode ? .biometryFallbackDevicePasscode : .biometryFallbackDefault)
+    open class func biometry(fallback: LABiometryFallbackRequirement) -> Self {
+        let made = LAAuthenticationRequirement(fallback.isDevicePasscode ? .biometryFallbackDevicePasscode : .biometryFallbackDefault)
+        // `Self` as Apple declares it; a subclass of this class, which an app
+        // has no reason to make, cannot be made here (docs/apple-api.md).
+        guard let requirement = made as? Self else {
+            preconditionFailure("LAAuthenticationRequirement.biometry(fallback:) called on a subclass: not supported on Linux")
+        }
+        return requirement
     }
 }
 
@@ -50,7 +56,7 @@ open class LAAuthenticationRequirement: NSObject, @unchecked Sendable {
 /// authorizing it, over the `LocalAuthorization` model's `Right`. Its
 /// prompt comes from the simulation's answer queue and goes to its prompt
 /// log, as `LAContext`'s do. Completion handlers run on a global queue.
-open class LARight: NSObject, @unchecked Sendable {
+open class LARight: NSObject {
     /// `LARight.State` with Apple's raw values.
     public enum State: Int, Sendable, Hashable {
         case unknown = 0
@@ -121,8 +127,8 @@ open class LARight: NSObject, @unchecked Sendable {
     }
 
     /// Authorizes the right; `handler` gets nil or the error, on a global queue.
-    open func authorize(localizedReason: String, completion handler: @escaping @Sendable ((any Error)?) -> Void) {
-        Task {
+    open func authorize(localizedReason: String, completion handler: @escaping ((any Error)?) -> Void) {
+        inTask { [self] in
             do {
                 try await authorize(localizedReason: localizedReason)
                 handler(nil)
@@ -146,8 +152,8 @@ open class LARight: NSObject, @unchecked Sendable {
     }
 
     /// ``checkCanAuthorize()``; `handler` gets nil or the error, on a global queue.
-    open func checkCanAuthorize(completion handler: @escaping @Sendable ((any Error)?) -> Void) {
-        Task {
+    open func checkCanAuthorize(completion handler: @escaping ((any Error)?) -> Void) {
+        inTask { [self] in
             do {
                 try await checkCanAuthorize()
                 handler(nil)
@@ -167,8 +173,8 @@ open class LARight: NSObject, @unchecked Sendable {
     }
 
     /// ``deauthorize()``; `handler` runs on a global queue once done.
-    open func deauthorize(completion handler: @escaping @Sendable () -> Void) {
-        Task {
+    open func deauthorize(completion handler: @escaping () -> Void) {
+        inTask { [self] in
             await deauthorize()
             handler()
         }

@@ -21,7 +21,7 @@ enum RightKeyAlgorithms {
 /// `LAPrivateKey`: a persisted right's private key. Signing, decrypting
 /// and key exchange work only while the right is authorized; the key never
 /// leaves the (simulated) Secure Enclave.
-open class LAPrivateKey: NSObject, @unchecked Sendable {
+open class LAPrivateKey: NSObject {
     let reference: RightReference
     private let publicKeyObject: LAPublicKey
 
@@ -42,8 +42,8 @@ open class LAPrivateKey: NSObject, @unchecked Sendable {
     }
 
     /// ``sign(_:algorithm:)``; `handler` gets the signature or the error, on a global queue.
-    open func sign(_ data: Data, algorithm: SecKeyAlgorithm, completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void) {
-        Task {
+    open func sign(_ data: Data, algorithm: SecKeyAlgorithm, completion handler: @escaping (Data?, (any Error)?) -> Void) {
+        inTask { [self] in
             do { handler(try await sign(data, algorithm: algorithm), nil) } catch { handler(nil, error) }
         }
     }
@@ -59,8 +59,8 @@ open class LAPrivateKey: NSObject, @unchecked Sendable {
     }
 
     /// ``decrypt(_:algorithm:)``; `handler` gets the plaintext or the error, on a global queue.
-    open func decrypt(_ data: Data, algorithm: SecKeyAlgorithm, completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void) {
-        Task {
+    open func decrypt(_ data: Data, algorithm: SecKeyAlgorithm, completion handler: @escaping (Data?, (any Error)?) -> Void) {
+        inTask { [self] in
             do { handler(try await decrypt(data, algorithm: algorithm), nil) } catch { handler(nil, error) }
         }
     }
@@ -78,12 +78,11 @@ open class LAPrivateKey: NSObject, @unchecked Sendable {
     /// ``exchangeKeys(publicKey:algorithm:parameters:)``; `handler` gets the secret or the error, on a global queue.
     open func exchangeKeys(
         publicKey: Data, algorithm: SecKeyAlgorithm, parameters: [AnyHashable: Any],
-        completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void
+        completion handler: @escaping (Data?, (any Error)?) -> Void
     ) {
-        let box = ParametersBox(parameters)
-        Task {
+        inTask { [self] in
             do {
-                handler(try await exchangeKeys(publicKey: publicKey, algorithm: algorithm, parameters: box.parameters), nil)
+                handler(try await exchangeKeys(publicKey: publicKey, algorithm: algorithm, parameters: parameters), nil)
             } catch {
                 handler(nil, error)
             }
@@ -94,14 +93,8 @@ open class LAPrivateKey: NSObject, @unchecked Sendable {
     open func canExchangeKeys(using algorithm: SecKeyAlgorithm) -> Bool { RightKeyAlgorithms.exchange.contains(algorithm) }
 }
 
-/// Carries the (unused, non-Sendable) parameters dictionary into a task.
-private struct ParametersBox: @unchecked Sendable {
-    let parameters: [AnyHashable: Any]
-    init(_ parameters: [AnyHashable: Any]) { self.parameters = parameters }
-}
-
 /// `LAPublicKey`: a persisted right's public key, usable whatever the right's state.
-open class LAPublicKey: NSObject, @unchecked Sendable {
+open class LAPublicKey: NSObject {
     let reference: RightReference
 
     init(_ reference: RightReference) {
@@ -119,8 +112,8 @@ open class LAPublicKey: NSObject, @unchecked Sendable {
     }
 
     /// ``bytes``; `handler` gets the bytes or the error, on a global queue.
-    open func exportBytes(completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void) {
-        Task {
+    open func exportBytes(completion handler: @escaping (Data?, (any Error)?) -> Void) {
+        inTask { [self] in
             do { handler(try await bytes, nil) } catch { handler(nil, error) }
         }
     }
@@ -138,9 +131,9 @@ open class LAPublicKey: NSObject, @unchecked Sendable {
 
     /// ``verify(_:signature:algorithm:)``; `handler` gets nil or the error, on a global queue.
     open func verify(
-        _ signedData: Data, signature: Data, algorithm: SecKeyAlgorithm, completion handler: @escaping @Sendable ((any Error)?) -> Void
+        _ signedData: Data, signature: Data, algorithm: SecKeyAlgorithm, completion handler: @escaping ((any Error)?) -> Void
     ) {
-        Task {
+        inTask { [self] in
             do { try await verify(signedData, signature: signature, algorithm: algorithm) } catch { return handler(error) }
             handler(nil)
         }
@@ -162,8 +155,8 @@ open class LAPublicKey: NSObject, @unchecked Sendable {
     }
 
     /// ``encrypt(_:algorithm:)``; `handler` gets the ciphertext or the error, on a global queue.
-    open func encrypt(_ data: Data, algorithm: SecKeyAlgorithm, completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void) {
-        Task {
+    open func encrypt(_ data: Data, algorithm: SecKeyAlgorithm, completion handler: @escaping (Data?, (any Error)?) -> Void) {
+        inTask { [self] in
             do { handler(try await encrypt(data, algorithm: algorithm), nil) } catch { handler(nil, error) }
         }
     }

@@ -8,8 +8,9 @@ internal import SecuritySimulation
 /// new P-256 key (software, standing in for the Secure Enclave) and an
 /// optional secret, over the `LocalAuthorization` model's store. The store
 /// is the simulation's: every `reset()` or session empties it.
-open class LARightStore: NSObject, @unchecked Sendable {
-    private static let instance = LARightStore()
+open class LARightStore: NSObject {
+    // Apple declares the store not `Sendable`; its state is the simulation's (a `Mutex`), it holds none itself.
+    nonisolated(unsafe) private static let instance = LARightStore()
 
     /// The app's store.
     open class var shared: LARightStore { instance }
@@ -32,9 +33,9 @@ open class LARightStore: NSObject, @unchecked Sendable {
 
     /// ``right(forIdentifier:)``; `handler` gets the right or the error, on a global queue.
     open func right(
-        forIdentifier identifier: String, completion handler: @escaping @Sendable (LAPersistedRight?, (any Error)?) -> Void
+        forIdentifier identifier: String, completion handler: @escaping (LAPersistedRight?, (any Error)?) -> Void
     ) {
-        Task {
+        inTask { [self] in
             do { handler(try await right(forIdentifier: identifier), nil) } catch { handler(nil, error) }
         }
     }
@@ -47,9 +48,9 @@ open class LARightStore: NSObject, @unchecked Sendable {
 
     /// ``saveRight(_:identifier:)``; `handler` gets the right or the error, on a global queue.
     open func saveRight(
-        _ right: LARight, identifier: String, completion handler: @escaping @Sendable (LAPersistedRight?, (any Error)?) -> Void
+        _ right: LARight, identifier: String, completion handler: @escaping (LAPersistedRight?, (any Error)?) -> Void
     ) {
-        Task {
+        inTask { [self] in
             do { handler(try await saveRight(right, identifier: identifier), nil) } catch { handler(nil, error) }
         }
     }
@@ -62,9 +63,9 @@ open class LARightStore: NSObject, @unchecked Sendable {
     /// ``saveRight(_:identifier:secret:)``; `handler` gets the right or the error, on a global queue.
     open func saveRight(
         _ right: LARight, identifier: String, secret: Data,
-        completion handler: @escaping @Sendable (LAPersistedRight?, (any Error)?) -> Void
+        completion handler: @escaping (LAPersistedRight?, (any Error)?) -> Void
     ) {
-        Task {
+        inTask { [self] in
             do { handler(try await saveRight(right, identifier: identifier, secret: secret), nil) } catch { handler(nil, error) }
         }
     }
@@ -77,8 +78,8 @@ open class LARightStore: NSObject, @unchecked Sendable {
     }
 
     /// ``removeRight(_:)``; `handler` gets nil, on a global queue.
-    open func removeRight(_ right: LAPersistedRight, completion handler: @escaping @Sendable ((any Error)?) -> Void) {
-        Task {
+    open func removeRight(_ right: LAPersistedRight, completion handler: @escaping ((any Error)?) -> Void) {
+        inTask { [self] in
             do { try await removeRight(right) } catch { return handler(error) }
             handler(nil)
         }
@@ -91,8 +92,8 @@ open class LARightStore: NSObject, @unchecked Sendable {
     }
 
     /// ``removeRight(forIdentifier:)``; `handler` gets nil, on a global queue.
-    open func removeRight(forIdentifier identifier: String, completion handler: @escaping @Sendable ((any Error)?) -> Void) {
-        Task {
+    open func removeRight(forIdentifier identifier: String, completion handler: @escaping ((any Error)?) -> Void) {
+        inTask { [self] in
             do { try await removeRight(forIdentifier: identifier) } catch { return handler(error) }
             handler(nil)
         }
@@ -105,8 +106,8 @@ open class LARightStore: NSObject, @unchecked Sendable {
     }
 
     /// ``removeAllRights()``; `handler` gets nil, on a global queue.
-    open func removeAllRights(completion handler: @escaping @Sendable ((any Error)?) -> Void) {
-        Task {
+    open func removeAllRights(completion handler: @escaping ((any Error)?) -> Void) {
+        inTask { [self] in
             do { try await removeAllRights() } catch { return handler(error) }
             handler(nil)
         }
@@ -129,10 +130,13 @@ open class LARightStore: NSObject, @unchecked Sendable {
 
 /// `LAPersistedRight`: a right saved in ``LARightStore``, with its private
 /// key (usable while authorized) and its secret.
-open class LAPersistedRight: LARight, @unchecked Sendable {
+open class LAPersistedRight: LARight {
     let persisted: PersistedRight
-    /// The key and secret objects, made on first use (one of each per right).
-    private let objects = Mutex<(key: LAPrivateKey?, secret: LASecret?)>((nil, nil))
+    /// The key and secret objects, made on first use (one of each per right),
+    /// under `lock`: Apple declares the class not `Sendable`, but a right
+    /// shared between threads still hands out one key and one secret.
+    private var objects: (key: LAPrivateKey?, secret: LASecret?) = (nil, nil)
+    private let lock = NSLock()
 
     init(_ persisted: PersistedRight) {
         self.persisted = persisted
@@ -141,27 +145,27 @@ open class LAPersistedRight: LARight, @unchecked Sendable {
 
     /// The right's private key: signs, decrypts and exchanges keys only while the right is authorized.
     open var key: LAPrivateKey {
-        objects.withLock {
-            if let key = $0.key { return key }
+        lock.withLock {
+            if let key = objects.key { return key }
             let made = LAPrivateKey(self)
-            $0.key = made
+            objects.key = made
             return made
         }
     }
 
     /// The secret saved with the right: readable only while the right is authorized.
     open var secret: LASecret {
-        objects.withLock {
-            if let secret = $0.secret { return secret }
+        lock.withLock {
+            if let secret = objects.secret { return secret }
             let made = LASecret(self)
-            $0.secret = made
+            objects.secret = made
             return made
         }
     }
 }
 
 /// Where a key or secret finds its right: gone once the `LAPersistedRight` is released.
-final class RightReference: @unchecked Sendable {
+final class RightReference {
     private weak var right: LAPersistedRight?
     /// The model's persisted right, kept so its state can still be asked.
     let persisted: PersistedRight
@@ -182,7 +186,7 @@ final class RightReference: @unchecked Sendable {
 }
 
 /// `LASecret`: the secret saved with a persisted right.
-open class LASecret: NSObject, @unchecked Sendable {
+open class LASecret: NSObject {
     let reference: RightReference
 
     init(_ right: LAPersistedRight) {
@@ -206,8 +210,8 @@ open class LASecret: NSObject, @unchecked Sendable {
     }
 
     /// ``rawData``; `handler` gets the bytes or the error, on a global queue.
-    open func loadData(completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void) {
-        Task {
+    open func loadData(completion handler: @escaping (Data?, (any Error)?) -> Void) {
+        inTask { [self] in
             do { handler(try await rawData, nil) } catch { handler(nil, error) }
         }
     }

@@ -15,8 +15,6 @@ public enum LAPolicy: Int, Sendable, Hashable {
     case deviceOwnerAuthenticationWithCompanion = 3
     /// Biometry or a paired companion device (iOS 18).
     case deviceOwnerAuthenticationWithBiometricsOrCompanion = 4
-    /// Wrist detection (watchOS 9).
-    case deviceOwnerAuthenticationWithWristDetection = 5
 }
 
 /// `LABiometryType` with Apple's raw values.
@@ -53,7 +51,7 @@ public let LATouchIDAuthenticationMaximumAllowableReuseDuration: TimeInterval = 
 
 /// `LADomainState` (iOS 18): the state of the authentication domains, read
 /// once from the context when ``LAContext/domainState`` is read.
-public final class LADomainState: Sendable {
+public final class LADomainState {
     /// The biometry domain.
     public let biometry: LADomainStateBiometry
 
@@ -61,7 +59,7 @@ public final class LADomainState: Sendable {
 }
 
 /// `LADomainStateBiometry` (iOS 18).
-public final class LADomainStateBiometry: Sendable {
+public final class LADomainStateBiometry {
     /// The biometry hardware.
     public let biometryType: LABiometryType
     /// A value that changes when the enrolled set changes; nil when nothing is enrolled.

@@ -4,7 +4,7 @@ internal import SecuritySimulation
 
 /// `SecAccessControlCreateFlags` with Apple's bit values (rule book §1g).
 /// `.watch` is absent: it does not exist on iOS; `.companion` (iOS 18) has its bit.
-public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {
+public struct SecAccessControlCreateFlags: OptionSet, Sendable {
     /// The flag bits.
     public let rawValue: CFOptionFlags
 
@@ -37,7 +37,7 @@ public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {
 
 /// `SecAccessControl`: a protection class with access-control flags, as
 /// `SecAccessControlCreateWithFlags` makes it. Equal when the same object.
-public final class SecAccessControl: Hashable, Sendable {
+public final class SecAccessControl: Hashable {
     /// What the model made; immutable.
     package let value: SecAccessControlValue
 

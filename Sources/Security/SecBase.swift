@@ -52,8 +52,6 @@ public var noErr: OSStatus { 0 }
 public let errSecNoAccessForItem: OSStatus = -25243
 /// `errSecDecode`: data could not be decoded.
 public let errSecDecode: OSStatus = -26275
-/// `errSecInternal`: an internal error of the Security framework.
-public let errSecInternal: OSStatus = -26276
 /// `errSecMissingEntitlement`: an access group the app is not entitled to.
 public let errSecMissingEntitlement: OSStatus = -34018
 /// `errSecRestrictedAPI`: the API is restricted.

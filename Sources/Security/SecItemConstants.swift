@@ -108,8 +108,6 @@ nonisolated(unsafe) public let kSecAttrApplicationLabel: CFString = CFString(str
 nonisolated(unsafe) public let kSecAttrIsPermanent: CFString = CFString(string: SecName.kSecAttrIsPermanent)
 /// `kSecAttrApplicationTag`: caller-defined `CFData` naming the key.
 nonisolated(unsafe) public let kSecAttrApplicationTag: CFString = CFString(string: SecName.kSecAttrApplicationTag)
-/// `kSecAttrKeyCreator`: the key's creator (same string as ``kSecAttrCreator``).
-nonisolated(unsafe) public let kSecAttrKeyCreator: CFString = CFString(string: SecName.kSecAttrKeyCreator)
 /// `kSecAttrKeyType`: a `kSecAttrKeyType…` value (same string as ``kSecAttrType``).
 nonisolated(unsafe) public let kSecAttrKeyType: CFString = CFString(string: SecName.kSecAttrKeyType)
 /// `kSecAttrKeySizeInBits`: a `CFNumber`.
@@ -167,16 +165,6 @@ nonisolated(unsafe) public let kSecMatchSearchList: CFString = CFString(string: 
 nonisolated(unsafe) public let kSecMatchEmailAddressIfPresent: CFString = CFString(string: SecName.kSecMatchEmailAddressIfPresent)
 /// `kSecMatchSubjectContains`: certificates whose subject contains this string.
 nonisolated(unsafe) public let kSecMatchSubjectContains: CFString = CFString(string: SecName.kSecMatchSubjectContains)
-/// `kSecMatchSubjectStartsWith`: certificates whose subject starts with this string (macOS).
-nonisolated(unsafe) public let kSecMatchSubjectStartsWith: CFString = CFString(string: SecName.kSecMatchSubjectStartsWith)
-/// `kSecMatchSubjectEndsWith`: certificates whose subject ends with this string (macOS).
-nonisolated(unsafe) public let kSecMatchSubjectEndsWith: CFString = CFString(string: SecName.kSecMatchSubjectEndsWith)
-/// `kSecMatchSubjectWholeString`: certificates whose subject is this string (macOS).
-nonisolated(unsafe) public let kSecMatchSubjectWholeString: CFString = CFString(string: SecName.kSecMatchSubjectWholeString)
-/// `kSecMatchDiacriticInsensitive`: a `CFBoolean` (accepted without effect on iOS).
-nonisolated(unsafe) public let kSecMatchDiacriticInsensitive: CFString = CFString(string: SecName.kSecMatchDiacriticInsensitive)
-/// `kSecMatchWidthInsensitive`: a `CFBoolean` (accepted without effect on iOS).
-nonisolated(unsafe) public let kSecMatchWidthInsensitive: CFString = CFString(string: SecName.kSecMatchWidthInsensitive)
 /// `kSecReturnData`: a `CFBoolean`: return the item's data.
 nonisolated(unsafe) public let kSecReturnData: CFString = CFString(string: SecName.kSecReturnData)
 /// `kSecReturnAttributes`: a `CFBoolean`: return the item's attributes.

@@ -10,7 +10,7 @@ internal import SecuritySimulation
 /// belongs to the simulation it was made in; after that simulation's reset
 /// it is stale and every call with it fails with errSecInvalidItemRef,
 /// touching nothing (it never reaches the next test's keys).
-public final class SecKey: Hashable, Sendable {
+public final class SecKey: Hashable {
     /// The model's id for this reference.
     let keyID: Int
     let simulation: Simulation
@@ -50,30 +50,28 @@ public struct SecKeyAlgorithm: RawRepresentable, Hashable, @unchecked Sendable {
     /// The algorithm's name (`algid:sign:ECDSA:message-X962:SHA256`, …).
     public let rawValue: CFString
 
-    /// An algorithm from its name.
+    /// An algorithm from its name (`CF_STRING_ENUM`: Apple's has no unlabelled initializer).
     public init(rawValue: CFString) { self.rawValue = rawValue }
-    /// An algorithm from its name.
-    public init(_ rawValue: CFString) { self.rawValue = rawValue }
 
     /// ECDSA over SHA-256 of the message, X9.62 (DER) signature.
     public static let ecdsaSignatureMessageX962SHA256 = SecKeyAlgorithm(
-        CFString(string: SecName.kSecKeyAlgorithmECDSASignatureMessageX962SHA256))
+        rawValue: CFString(string: SecName.kSecKeyAlgorithmECDSASignatureMessageX962SHA256))
     /// ECDSA over a SHA-256 digest the caller computed, X9.62 (DER) signature.
     public static let ecdsaSignatureDigestX962SHA256 = SecKeyAlgorithm(
-        CFString(string: SecName.kSecKeyAlgorithmECDSASignatureDigestX962SHA256))
+        rawValue: CFString(string: SecName.kSecKeyAlgorithmECDSASignatureDigestX962SHA256))
     /// ECDSA over a digest, RFC 4754 (raw r‖s) signature.
-    public static let ecdsaSignatureRFC4754 = SecKeyAlgorithm(CFString(string: SecName.kSecKeyAlgorithmECDSASignatureRFC4754))
+    public static let ecdsaSignatureRFC4754 = SecKeyAlgorithm(rawValue: CFString(string: SecName.kSecKeyAlgorithmECDSASignatureRFC4754))
     /// ECDH key exchange, standard.
-    public static let ecdhKeyExchangeStandard = SecKeyAlgorithm(CFString(string: SecName.kSecKeyAlgorithmECDHKeyExchangeStandard))
+    public static let ecdhKeyExchangeStandard = SecKeyAlgorithm(rawValue: CFString(string: SecName.kSecKeyAlgorithmECDHKeyExchangeStandard))
     /// ECDH key exchange, cofactor.
-    public static let ecdhKeyExchangeCofactor = SecKeyAlgorithm(CFString(string: SecName.kSecKeyAlgorithmECDHKeyExchangeCofactor))
+    public static let ecdhKeyExchangeCofactor = SecKeyAlgorithm(rawValue: CFString(string: SecName.kSecKeyAlgorithmECDHKeyExchangeCofactor))
     /// ECIES with cofactor ECDH, X9.63 SHA-256 KDF, AES-GCM with a KDF-derived IV.
     public static let eciesEncryptionCofactorVariableIVX963SHA256AESGCM = SecKeyAlgorithm(
-        CFString(string: SecName.kSecKeyAlgorithmECIESEncryptionCofactorVariableIVX963SHA256AESGCM))
+        rawValue: CFString(string: SecName.kSecKeyAlgorithmECIESEncryptionCofactorVariableIVX963SHA256AESGCM))
 }
 
 /// `SecKeyOperationType` (rule book §1b).
-public enum SecKeyOperationType: Int, Sendable, Hashable {
+public enum SecKeyOperationType: CFIndex, Sendable, Hashable {
     /// `SecKeyCreateSignature`.
     case sign = 0
     /// `SecKeyVerifySignature`.

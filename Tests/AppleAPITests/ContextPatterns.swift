@@ -74,11 +74,11 @@ enum ContextPatterns {
     }
 
     /// A mock subclass, as apps' own tests write one.
-    final class AlwaysSucceeds: LAContext, @unchecked Sendable {
+    final class AlwaysSucceeds: LAContext {
         override func canEvaluatePolicy(_ policy: LAPolicy, error: NSErrorPointer) -> Bool { true }
         override func evaluatePolicy(
             _ policy: LAPolicy, localizedReason: String,
-            reply: @escaping @Sendable (Bool, (any Error)?) -> Void
+            reply: @escaping (Bool, (any Error)?) -> Void
         ) {
             reply(true, nil)
         }

@@ -25,9 +25,9 @@ enum RightPatterns {
     }
 
     /// Each requirement of LA11.
-    static let requirements: [LAAuthenticationRequirement] = [
-        .default, .biometry, .biometryCurrentSet, .biometry(fallback: .default), .biometry(fallback: .devicePasscode),
-    ]
+    static var requirements: [LAAuthenticationRequirement] {
+        [.default, .biometry, .biometryCurrentSet, .biometry(fallback: .default), .biometry(fallback: .devicePasscode)]
+    }
 
     /// The store, async: save with a secret, load, sign, verify, read the secret, remove.
     static func persisted() async throws -> Data {

@@ -120,7 +120,7 @@ import Testing
             await #expect(throws: LAError(.invalidContext)) { try await right.key.publicKey.bytes }
             await #expect(throws: LAError(.invalidContext)) { try await right.authorize(localizedReason: "Again") }
             await #expect(throws: LAError(.invalidContext)) { try await LARightStore.shared.removeRight(right) }
-            await #expect(throws: LAError(.invalidContext)) { try await LARightStore.shared.saveRight(fresh, identifier: "vault") }
+            await #expect(throws: LAError(.invalidContext)) { _ = try await LARightStore.shared.saveRight(fresh, identifier: "vault") }
             #expect(simulation.promptCount == 0, "a stale right raised a prompt")
             #expect(simulation.calls.isEmpty, "a stale right logged: \(simulation.calls.map(\.line))")
             // A right made after the reset works.
