@@ -108,7 +108,8 @@ enum IsolationWorker {
     }
 
     /// Caps the child's address space at what it holds now plus the
-    /// parent's budget (`setrlimit(RLIMIT_AS)`, the soft limit): an
+    /// parent's budget (`setrlimit(RLIMIT_AS)`, soft and hard limit alike,
+    /// so the code under test cannot raise it again: issue 61, item 7): an
     /// allocation past it fails, which Swift reports as a crash the parent
     /// grades, before the machine's memory is gone.
     private static func limitAddressSpace() {
@@ -124,6 +125,7 @@ enum IsolationWorker {
         let (wanted, tooLarge) = held.addingReportingOverflow(budget)
         guard !tooLarge else { return }
         limit.rlim_cur = min(rlim_t(wanted), limit.rlim_max)
+        limit.rlim_max = limit.rlim_cur
         _ = setrlimit(resource, &limit)
         #endif
     }

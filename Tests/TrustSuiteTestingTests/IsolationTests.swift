@@ -111,6 +111,29 @@ enum TrappingDecoder {
         #expect(listed.critical && listed.passes && "\(listed)".contains("(expected: TrappingDecoder crashes here on purpose)"))
     }
 
+    /// The child's memory bound is its hard limit too (issue 61, item 7):
+    /// code under test that raises its soft limit to the hard one gets no
+    /// more room. The closure answers like the reference only when raising
+    /// fails, and accepts everything (a wrong answer on an invalid vector)
+    /// when it succeeds: before, the hard limit was unlimited and it did.
+    @Test func codeUnderTestCannotRaiseItsMemoryBound() async throws {
+        let invalid = try #require(TrustSuiteTesting.cases(.cbor).first { $0.vector.result == .invalid })
+        let outcome = await invalid.check(ConformanceSetup(name: "RaisesItsLimit")) { input in
+            #if os(Linux)
+            var limit = rlimit()
+            let resource = __rlimit_resource_t(RLIMIT_AS.rawValue)
+            if getrlimit(resource, &limit) == 0, limit.rlim_max == rlim_t.max || limit.rlim_cur < limit.rlim_max {
+                limit.rlim_cur = limit.rlim_max
+                if setrlimit(resource, &limit) == 0, limit.rlim_cur == rlim_t.max {
+                    return SubjectAnswer(.valid)
+                }
+            }
+            #endif
+            return try ReferenceSubject().evaluateSynchronously(family: .cbor, input: input)
+        }
+        #expect(outcome.passes, "\(outcome)")
+    }
+
     /// A crash is listed by its id, never by a glob (as `trustsuite run --expected`).
     @Test func aGlobDoesNotListACrash() async throws {
         let trap = try #require(TrustSuiteTesting.cases(.cbor).first { $0.vector.id == "cbor-reserved::1d::wellFormed" })
