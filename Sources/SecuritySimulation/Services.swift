@@ -84,6 +84,14 @@ public final class SimulationServices: Sendable {
         let made: ClientDevice
         if let folder = settings.stateFolder {
             made = try ClientDevice(folder: folder, appId: appId, environment: settings.environment, seed: settings.seed)
+            // A folder made for another app or environment is refused, not used
+            // silently (issue 61, item 8): its attestations would name another App ID.
+            guard made.appId == appId, made.environment == settings.environment else {
+                throw DeviceError(
+                    "the App Attest state folder \(folder.path) holds a device for \(made.appId) (\(made.environment.rawValue)), "
+                        + "not \(appId) (\(settings.environment.rawValue)): use another folder, or set "
+                        + "\(Simulation.Environment.appAttestAppID) and \(Simulation.Environment.appAttestEnvironment) to the folder's")
+            }
         } else {
             made = try ClientDevice(appId: appId, environment: settings.environment, seed: settings.seed)
         }

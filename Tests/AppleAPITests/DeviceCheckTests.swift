@@ -143,6 +143,24 @@ import Testing
         }
     }
 
+    /// A state folder made for another App ID or environment is refused,
+    /// naming both (issue 61, item 8): before, the simulation used it
+    /// silently, and its attestations named the folder's App ID.
+    @Test func aStateFolderOfAnotherAppIsRefused() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dc-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try ClientDevice(folder: folder, appId: "OTHERTEAM1.com.example.other", environment: .production)
+        await Simulation.shared.session {
+            Simulation.shared.services.appAttest.stateFolder = folder
+            Simulation.shared.services.appAttest.environment = .production
+            await #expect {
+                _ = try await DCAppAttestService.shared.generateKey()
+            } throws: { error in
+                "\(error)".contains("holds a device for OTHERTEAM1.com.example.other (production), not ")
+            }
+        }
+    }
+
     @Test func completionHandlersAnswerOnAnotherQueue() async throws {
         await Simulation.shared.session {
             let service = DCAppAttestService.shared
