@@ -100,40 +100,58 @@ enum IsolatedAnswer: Sendable {
     case notRun(String)
 }
 
-/// One child per calling test and isolation, for the rest of the test
-/// process (the watchdog below each child ends it with the test process).
+/// One child per route (``IsolationRoute``: the calling test, its case's
+/// other arguments, the setup's name, the call site) and isolation, for the
+/// rest of the test process (the watchdog below each child ends it with the
+/// test process).
 actor IsolationSessions {
     static let shared = IsolationSessions()
     private var children: [String: IsolatedChild] = [:]
+    /// Checks so far of each vector on each route without its occurrence.
+    private var checks: [String: Int] = [:]
 
-    /// The calling test's child under `isolation`; nil for an answer in
-    /// process: asked so, outside a Swift Testing test, or where the test
-    /// binary cannot be run again (not Linux).
-    func session(for isolation: Isolation) -> IsolatedChild? {
-        guard isolation.inChildProcess, let test = Test.current, let executable = IsolationWorker.executable else { return nil }
-        let id = String(describing: test.id)
-        let key = Self.key(id, isolation)
+    /// The child for the check of `vectorID` on `place` under `isolation`,
+    /// counting the check; nil where the test binary cannot be run again (not Linux).
+    func session(for isolation: Isolation, place: IsolationRoute, vectorID: String) -> IsolatedChild? {
+        guard isolation.inChildProcess, let executable = IsolationWorker.executable else { return nil }
+        var route = place
+        route.occurrence = Self.count(&checks, place, vectorID)
+        let key = Self.key(route, isolation)
         if let child = children[key] { return child }
-        let child = IsolatedChild(testID: id, executable: executable, isolation: isolation)
+        let child = IsolatedChild(route: route, executable: executable, isolation: isolation)
         children[key] = child
         return child
     }
 
-    /// The processes the calling test's child under `isolation` started (0 without one).
+    /// The processes the calling test's children under `isolation` started (0 without one).
     func processes(for isolation: Isolation) async -> Int {
-        guard let test = Test.current, let child = children[Self.key(String(describing: test.id), isolation)] else { return 0 }
-        return await child.processes
+        guard let test = Test.current else { return 0 }
+        let id = String(describing: test.id)
+        var total = 0
+        for child in children.values where child.route.testID == id && child.isolation == isolation {
+            total += await child.processes
+        }
+        return total
     }
 
-    private static func key(_ testID: String, _ isolation: Isolation) -> String {
-        testID + "\n" + isolation.description + "\n\(isolation.maxConsecutiveCrashes)"
+    /// The number of earlier checks of `vectorID` on `place`, counting this one.
+    static func count(_ checks: inout [String: Int], _ place: IsolationRoute, _ vectorID: String) -> Int {
+        let key = place.encoded + "\n" + vectorID
+        let earlier = checks[key, default: 0]
+        checks[key] = earlier + 1
+        return earlier
+    }
+
+    private static func key(_ route: IsolationRoute, _ isolation: Isolation) -> String {
+        route.encoded + "\n" + isolation.description + "\n\(isolation.maxConsecutiveCrashes)"
     }
 }
 
 /// The child process of one test: vectors one at a time, a fresh process
 /// after each crash or hang.
 actor IsolatedChild {
-    let isolation: Isolation
+    nonisolated let route: IsolationRoute
+    nonisolated let isolation: Isolation
     let command: String
     let environment: [String: String]
     private var subject: AdapterSubject?
@@ -148,15 +166,16 @@ actor IsolatedChild {
     /// Processes started so far (the first, then one per crash or hang).
     private(set) var processes = 0
 
-    init(testID: String, executable: String, isolation: Isolation) {
+    init(route: IsolationRoute, executable: String, isolation: Isolation) {
+        self.route = route
         self.isolation = isolation
         // The child writes its replies on descriptor 9, a copy of the pipe
         // the host reads; its own standard output (Swift Testing's, the
         // implementation's prints) joins its stderr, shown with a crash.
         command =
             "exec 9>&1 1>&2; exec \(Self.quoted(executable)) --testing-library swift-testing --filter "
-            + Self.quoted(IsolationWorker.filter(forTestID: testID))
-        var environment = [IsolationWorker.testVariable: testID, "SWIFT_BACKTRACE": "enable=no"]
+            + Self.quoted(IsolationWorker.filter(forTestID: route.testID))
+        var environment = [IsolationWorker.routeVariable: route.encoded, "SWIFT_BACKTRACE": "enable=no"]
         if let limit = isolation.addressSpaceLimit { environment[IsolationWorker.limitVariable] = "\(limit)" }
         self.environment = environment
     }
@@ -217,9 +236,26 @@ actor IsolatedChild {
             down = false
             return subject
         } catch {
-            startFailure = "not run: the isolated process (this test binary run again) did not start: \(error)"
+            // A child that reached no check on its route says so instead of a hello.
+            if "\(error)".contains(IsolationWorker.unreached.jsonText) {
+                startFailure = unreachedAccount(stderr: (error as? AdapterError)?.stderr ?? "\(error)")
+            } else {
+                startFailure = "not run: the isolated process (this test binary run again) did not start: \(error)"
+            }
             return nil
         }
+    }
+
+    /// Why no vector of this route can be answered: the child ran the test
+    /// and no check took the route (with the checks it did reach, when its
+    /// stderr names them in time).
+    private func unreachedAccount(stderr: String) -> String {
+        let lines = stderr.replacingOccurrences(of: "\\n", with: "\n").split(whereSeparator: \.isNewline)
+        let reached = lines.last { $0.hasPrefix(IsolationWorker.reachedPrefix) }.map { $0.dropFirst(IsolationWorker.reachedPrefix.count) }
+        return "not run: the isolated process (this test binary run again) reached no check on this vector's route (\(route)), "
+            + "so no implementation answered it. A check must be made the same way in every run of its test: the same call, "
+            + "setup name and arguments, with no condition or code before it that goes otherwise in the child "
+            + "(docs/adopting.md, \"Isolation\"). Checks the child reached: \(reached.map(String.init) ?? "not known")"
     }
 
     /// How the vector went wrong, in words: crashed (out of memory, when the

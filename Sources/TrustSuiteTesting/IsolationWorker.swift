@@ -9,22 +9,38 @@ import Glibc
 #endif
 
 /// The child's side of ``Isolation/process``: this test binary, run again
-/// by a parent's `check` with ``testVariable`` naming the parent's test.
-/// The first case of that test to reach `check` answers the parent's
-/// vectors over the adapter protocol (docs/vectors.md), one JSON line each,
-/// with that case's implementation, until the parent closes its input; every
-/// other `check` of the child waits and never runs an implementation.
+/// by a parent's `check` with ``routeVariable`` naming the parent's
+/// ``IsolationRoute``. The first case whose `check` is on that route answers
+/// the parent's vectors over the adapter protocol (docs/vectors.md), one
+/// JSON line each, with its own implementation, until the parent closes its
+/// input. Another case on the same route waits; a `check` on any other
+/// route returns at once, never running its implementation, so it holds no
+/// place that Swift Testing could give the served case.
 enum IsolationWorker {
-    /// The Swift Testing id of the test a child serves.
-    static let testVariable = "TRUSTSUITE_TESTING_WORKER"
+    /// The route a child serves (``IsolationRoute/encoded``).
+    static let routeVariable = "TRUSTSUITE_TESTING_ROUTE"
     /// The bytes of address space the child may add (``Isolation/addressSpaceLimit``).
     static let limitVariable = "TRUSTSUITE_TESTING_ADDRESS_SPACE"
     /// Where the child writes its replies (set up by the parent's command).
     static let replyDescriptor: Int32 = 9
+    /// The child's first reply line, instead of a hello, when it ends and no check reached its route.
+    static let unreached: JSONValue = .object(["trustsuite-testing": .string("unreached")])
+    /// How the child's last stderr line, then, starts: the routes it did reach follow.
+    static let reachedPrefix = "TrustSuiteTesting routes reached: "
 
-    static let servedTest: String? = ProcessInfo.processInfo.environment[testVariable]
-    static var isWorker: Bool { servedTest != nil }
-    private static let claimed = Mutex(false)
+    static let servedText: String? = ProcessInfo.processInfo.environment[routeVariable]
+    static let served: IsolationRoute? = servedText.flatMap(IsolationRoute.init(encoded:))
+    static var isWorker: Bool { servedText != nil }
+
+    /// Whether the served route was claimed, the checks counted so far on
+    /// each route, and the routes reached (for the account at exit).
+    private struct Progress {
+        var claimed = false
+        var checks: [String: Int] = [:]
+        var reached: [String] = []
+        var watching = false
+    }
+    private static let progress = Mutex(Progress())
 
     /// The request a parent sends after a restart: answered without the implementation.
     static let ping: JSONValue = .object(["trustsuite-testing": .string("ping")])
@@ -46,7 +62,7 @@ enum IsolationWorker {
     /// selects the same tests whether the filter is read as a regular
     /// expression or as text. Another test whose location merely starts
     /// with it (column 60 for column 6) runs in the child as well, and
-    /// waits: only the test named by ``testVariable`` answers.
+    /// returns: only a check on the route named by ``routeVariable`` answers.
     static func filter(forTestID testID: String) -> String {
         testID.split(separator: "/").last.map { "/" + $0 } ?? testID
     }
@@ -56,16 +72,32 @@ enum IsolationWorker {
         return answer.output?[thrownKey]?.stringValue
     }
 
-    /// Serves the parent with `answer` if this is the first `check` of the
-    /// served test; otherwise waits until the child ends.
-    static func serveOrPark(_ answer: (JSONValue) async throws -> SubjectAnswer) async -> Never {
-        let mine =
-            Test.current.map { String(describing: $0.id) } == servedTest
-            && claimed.withLock { taken in
-                defer { taken = true }
-                return !taken
+    /// Serves the parent with `answer` (never returning) if this check of
+    /// `vectorID` at `place` is the first on the served route; waits until
+    /// the child ends if another case serves it; returns at once on any
+    /// other route.
+    static func serve(
+        place: Result<IsolationRoute, RouteError>?, vectorID: String, _ answer: (JSONValue) async throws -> SubjectAnswer
+    ) async {
+        watchForAnUnreachedRoute()
+        guard case .success(let place) = place, let served else { return }
+        let mine = progress.withLock { progress -> Bool? in
+            var route = place
+            route.occurrence = IsolationSessions.count(&progress.checks, place, vectorID)
+            guard route == served else {
+                if progress.reached.count < 8, !progress.reached.contains(route.description) {
+                    progress.reached.append(route.description)
+                }
+                return nil
             }
-        if !mine { await park() }
+            defer { progress.claimed = true }
+            return !progress.claimed
+        }
+        switch mine {
+        case nil: return
+        case false?: await park()
+        case true?: break
+        }
         limitAddressSpace()
         let families = JSONValue.array(Family.allCases.map { .string($0.rawValue) })
         send(.object(["adapter": .string("TrustSuiteTesting"), "version": .string("1"), "families": families]))
@@ -88,6 +120,30 @@ enum IsolationWorker {
             send(.object(reply))
         }
         exit(0)
+    }
+
+    /// Once per child: at exit, when no check reached the served route (the
+    /// test does not call it the same way in a second run: a closure chosen
+    /// at random, an argument that describes itself differently, code
+    /// before `check` that fails here), a reply line that says so in place
+    /// of the hello, and a stderr line naming the routes reached: the parent
+    /// says why for every vector of the route.
+    static func watchForAnUnreachedRoute() {
+        let first = progress.withLock { progress in
+            defer { progress.watching = true }
+            return !progress.watching
+        }
+        guard first, isWorker else { return }
+        atexit {
+            let (claimed, reached) = IsolationWorker.progress.withLock { ($0.claimed, $0.reached) }
+            guard !claimed else { return }
+            let seen = reached.isEmpty ? "none" : reached.joined(separator: "; ")
+            let line = "\n" + IsolationWorker.reachedPrefix + seen + "\n"
+            FileHandle.standardError.write(Data(line.utf8))
+            // One short write, whatever it gives: exit is under way.
+            let reply = Array((IsolationWorker.unreached.jsonText + "\n").utf8)
+            _ = reply.withUnsafeBytes { write(IsolationWorker.replyDescriptor, $0.baseAddress, $0.count) }
+        }
     }
 
     /// Waits until the child ends (its served case exits the process).

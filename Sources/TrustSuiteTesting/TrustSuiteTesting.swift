@@ -46,7 +46,9 @@ public enum TrustSuiteTesting {
     /// loads its test's cases at each start, then reads the `cbor` vectors
     /// alone, not the 5 MB of App Attest files (about 4 s in a debug build).
     public static func cases(_ family: Family) -> [ConformanceCase] {
-        folderFiles(family).filter { $0.family == family }.flatMap(\.vectors).map(ConformanceCase.init)
+        // A child whose test reaches no check still says why at exit.
+        if IsolationWorker.isWorker { IsolationWorker.watchForAnUnreachedRoute() }
+        return folderFiles(family).filter { $0.family == family }.flatMap(\.vectors).map(ConformanceCase.init)
     }
 
     /// Each top-level folder's files, loaded once (an empty list for a folder that does not load).
@@ -131,12 +133,28 @@ public struct ConformanceCase: Sendable, CustomStringConvertible {
     /// Asks `answer` for this vector's answer and grades it as the runner does.
     ///
     /// Under ``Isolation/process`` the answer comes from a child process
-    /// (this test binary run again, filtered to the calling test), where the
-    /// first case to reach `check` answers every vector the parent asks
-    /// for, one at a time: `answer` must depend on its input alone.
-    public func check(_ setup: ConformanceSetup, _ answer: (JSONValue) async throws -> SubjectAnswer) async -> ConformanceOutcome {
-        // In a child started by a parent's check: answer the parent, never grade.
-        if IsolationWorker.isWorker { await IsolationWorker.serveOrPark(answer) }
+    /// (this test binary run again, filtered to the calling test): one child
+    /// per calling test, case arguments other than the vector, setup name
+    /// and call site (`fileID`, `line`, `column`: leave them to their
+    /// defaults), where the same check of the first case to reach it
+    /// answers each vector the parent sends there, one at a time. So
+    /// `answer` must depend on its input and on those alone, and the test
+    /// must reach the check the same way in every run (docs/adopting.md,
+    /// "Isolation").
+    public func check(
+        _ setup: ConformanceSetup, fileID: String = #fileID, line: Int = #line, column: Int = #column,
+        _ answer: (JSONValue) async throws -> SubjectAnswer
+    ) async -> ConformanceOutcome {
+        let isolation = Isolation.overridden ?? setup.isolation
+        let place =
+            isolation.inChildProcess || IsolationWorker.isWorker
+            ? IsolationRoute.place(name: setup.name, fileID: fileID, line: line, column: column) : nil
+        // In a child started by a parent's check: answer the parent on its route, never grade.
+        if IsolationWorker.isWorker {
+            await IsolationWorker.serve(place: place, vectorID: vector.id, answer)
+            return ConformanceOutcome(
+                case: self, grade: .unsupported, message: "not this isolated process's check", listed: nil, answer: nil)
+        }
         if let flag = vector.flags.first(where: setup.skipFlags.contains) {
             return ConformanceOutcome(case: self, grade: .unsupported, message: "skipped: flag \(flag)", listed: nil, answer: nil)
         }
@@ -148,14 +166,17 @@ public struct ConformanceCase: Sendable, CustomStringConvertible {
                 listed: nil, answer: nil)
         }
         let given: IsolatedAnswer
-        if let session = await IsolationSessions.shared.session(for: Isolation.overridden ?? setup.isolation) {
-            given = await session.answer(family: vector.family, input: vector.input)
-        } else {
-            do {
-                given = .answer(try await answer(vector.input))
-            } catch {
-                given = .thrown("\(error)")
+        switch place {
+        case .failure(let refusal)?:
+            given = .notRun(refusal.description)
+        case .success(let place)?:
+            if let session = await IsolationSessions.shared.session(for: isolation, place: place, vectorID: vector.id) {
+                given = await session.answer(family: vector.family, input: vector.input)
+            } else {
+                given = await Self.inProcess(answer, vector.input)
             }
+        case nil:
+            given = await Self.inProcess(answer, vector.input)
         }
         switch given {
         case .answer(let answered):
@@ -175,6 +196,16 @@ public struct ConformanceCase: Sendable, CustomStringConvertible {
         case .notRun(let why):
             let listed = setup.expected?.entry(listing: vector.id)
             return ConformanceOutcome(case: self, grade: .error, message: why, listed: listed?.reason, answer: nil)
+        }
+    }
+}
+
+extension ConformanceCase {
+    fileprivate static func inProcess(_ answer: (JSONValue) async throws -> SubjectAnswer, _ input: JSONValue) async -> IsolatedAnswer {
+        do {
+            return .answer(try await answer(input))
+        } catch {
+            return .thrown("\(error)")
         }
     }
 }
