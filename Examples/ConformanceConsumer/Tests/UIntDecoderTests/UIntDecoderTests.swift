@@ -48,13 +48,15 @@ import UIntDecoder
     /// next vector is answered by a fresh process.
     @Test func aListedCrashReadsLikeThis() async throws {
         let cases = TrustSuiteTesting.cases(.cbor)
+        // One call site and setup: one child answers both vectors, restarted after the crash.
+        func grade(_ vector: ConformanceCase) async -> ConformanceOutcome { await vector.check(Self.setup) { Self.answer($0) } }
         let vector = try #require(cases.first { $0.vector.id == "cbor-reserved::1d::wellFormed" })
-        let outcome = await vector.check(Self.setup) { Self.answer($0) }
+        let outcome = await grade(vector)
         #expect(outcome.critical && outcome.listed != nil && outcome.passes, "\(outcome)")
         #expect("\(outcome)".contains("critical — crashed: its isolated process was killed by signal"), "\(outcome)")
         #expect("\(outcome)".contains("Fatal error"), "its stderr is shown: \(outcome)")
         let next = try #require(cases.first { $0.vector.id == "cbor-reserved::1e::wellFormed" })
-        let after = await next.check(Self.setup) { Self.answer($0) }
+        let after = await grade(next)
         #expect(after.grade == .pass && !after.critical, "\(after)")
         #expect(await TrustSuiteTesting.processesStarted() == 2)
     }
