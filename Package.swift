@@ -420,6 +420,7 @@ package.targets += [
         dependencies: [
             "Security", "LocalAuthentication", "DeviceCheck", "SecuritySimulation", "KeychainModel", "KeychainAccessControl",
             "AppAttest", "AppAttestDevice", "DeviceCheckModel",
+            .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
     // …and in Swift 5 mode: a regression in compatibility fails the build.
     .testTarget(

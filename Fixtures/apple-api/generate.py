@@ -531,7 +531,7 @@ vector("a9-sync-with-access-control", "a synchronizable item with an access cont
 vector("a10-sync-this-device-only", "round 5 (rule book §9): synchronizable with WhenUnlockedThisDeviceOnly is accepted (it was -50) and seen only with kSecAttrSynchronizable true or Any (SecItem.m refuses only A9; KeychainAccess's own test adds one on iOS simulators, not a device, hence acceptable)", ["A10", "Q3"], [
     add(secret(kSecAttrSynchronizable=YES, kSecAttrAccessible=C("kSecAttrAccessibleWhenUnlockedThisDeviceOnly"))),
     copy(gp(), NOT_FOUND, result=False),
-    copy(gp(kSecAttrSynchronizable=YES, kSecReturnAttributes=YES), answer(result="dictionary", attributes={"kSecAttrSynchronizable": True, "kSecAttrAccessible": "aku"})),
+    copy(gp(kSecAttrSynchronizable=YES, kSecReturnAttributes=YES), answer(result="dictionary", attributes={"kSecAttrSynchronizable": 1, "kSecAttrAccessible": "aku"})),
 ], result="acceptable")
 vector("a11-akpu-without-passcode", "akpu with no passcode is -25291", ["A11"], [
     add(secret(kSecAttrAccessible=C("kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly")), answer(-25291)),
@@ -555,7 +555,7 @@ vector("a12-authentication-ui-values", "Skip outside CopyMatching is -50; round 
 ])
 vector("a13-synchronizable-any-in-add-and-update", "round 5 (rule book §9): A13′: kSecAttrSynchronizableAny in an add or attributesToUpdate is accepted and ignored: the item is local (it was -50; SAMKeychain's default save; SecDbQuery.c)", ["A13", "Q3"], [
     add(secret(kSecAttrSynchronizable=C("kSecAttrSynchronizableAny"))),
-    copy(gp(kSecReturnAttributes=YES), answer(result="dictionary", attributes={"kSecAttrSynchronizable": False})),
+    copy(gp(kSecReturnAttributes=YES), answer(result="dictionary", attributes={"kSecAttrSynchronizable": 0})),
     copy(gp(kSecAttrSynchronizable=YES), NOT_FOUND, result=False),
     update(gp(), {"kSecAttrSynchronizable": C("kSecAttrSynchronizableAny"), "kSecAttrLabel": "kept"}),
     copy(gp(kSecAttrLabel="kept"), OK, result=False),

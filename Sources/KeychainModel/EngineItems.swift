@@ -52,7 +52,8 @@ extension KeychainEngine {
         var stored = query.filters
         stored[SecName.kSecAttrAccessible] = .string(protection.rawValue)
         stored[SecName.kSecAttrAccessGroup] = .string(group)
-        stored[SecName.kSecAttrSynchronizable] = .bool(synchronizable)
+        // Q2′: a number column, returned as the number 0 or 1.
+        stored[SecName.kSecAttrSynchronizable] = .number(synchronizable ? 1 : 0)
         stored[SecName.kSecAttrCreationDate] = .date(now)
         stored[SecName.kSecAttrModificationDate] = .date(now)
         var keyID = keyMaterial
@@ -491,7 +492,7 @@ extension KeychainEngine {
                 // A13′ (§9): Any in attributesToUpdate is accepted and ignored.
                 if value == .string(SecName.kSecAttrSynchronizableAny) { continue }
                 guard let flag = value.boolValue else { return SecOutcome(.param, rule: .q3, "kSecAttrSynchronizable must be a boolean") }
-                newAttributes[name] = .bool(flag)
+                newAttributes[name] = .number(flag ? 1 : 0)
             default:
                 guard let normalized = value.normalized(for: name) else {
                     return SecOutcome(.param, rule: .q2, "\(value.shortDescription) is not a value of attribute \"\(name)\"")

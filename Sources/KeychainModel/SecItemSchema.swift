@@ -127,9 +127,9 @@ enum ColumnKind {
             .data
         case SecName.kSecAttrProtocol, SecName.kSecAttrPort, SecName.kSecAttrKeyClass, SecName.kSecAttrKeySizeInBits,
             SecName.kSecAttrEffectiveKeySize, SecName.kSecAttrType, SecName.kSecAttrCreator, SecName.kSecAttrCertificateType,
-            SecName.kSecAttrCertificateEncoding, "scrp":
+            SecName.kSecAttrCertificateEncoding, "scrp", SecName.kSecAttrSynchronizable:
             .number
-        case SecName.kSecAttrSynchronizable, SecName.kSecAttrIsInvisible, SecName.kSecAttrIsNegative, SecName.kSecAttrIsPermanent, "priv",
+        case SecName.kSecAttrIsInvisible, SecName.kSecAttrIsNegative, SecName.kSecAttrIsPermanent, "priv",
             "modi", SecName.kSecAttrIsSensitive, "asen", SecName.kSecAttrIsExtractable, "next", SecName.kSecAttrCanEncrypt,
             SecName.kSecAttrCanDecrypt, SecName.kSecAttrCanDerive, SecName.kSecAttrCanSign,
             SecName.kSecAttrCanVerify, "snrc", "vyrc", SecName.kSecAttrCanWrap, SecName.kSecAttrCanUnwrap:

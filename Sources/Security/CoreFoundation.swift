@@ -38,6 +38,17 @@ public typealias CFTypeID = UInt
 /// `OSStatus`: the status every SecItem call returns (``errSecSuccess``, …).
 public typealias OSStatus = Int32
 
+// Toll-free bridging of keys (issue 57, item 3). On Apple platforms an
+// NSString (so every `kSec…` constant) hashes as the Swift String it holds,
+// so `attributes[kSecAttrAccount]` finds the entry an `"acct"` key made in
+// a `[AnyHashable: Any]`, whichever spelling built it. Foundation on Linux
+// lacks that: an NSString's AnyHashable equals no String's. This gives it,
+// for every NSString of a process that links Security, as a device does.
+extension NSString: @retroactive _HasCustomAnyHashableRepresentation {
+    /// The `String` this NSString holds, as an `AnyHashable`.
+    public func _toCustomAnyHashable() -> AnyHashable? { AnyHashable(self as String) }
+}
+
 /// `CFAllocator`: accepted and ignored (every allocation uses Swift's allocator).
 public final class CFAllocator: Sendable {
     init() {}

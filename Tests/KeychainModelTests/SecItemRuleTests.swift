@@ -262,7 +262,7 @@ import Testing
         var engine = KeychainEngine()
         let added = engine.add(Self.password(["r_Attributes": Self.yes]), wantsResult: true)
         guard case .dictionary(let attributes)? = added.result else { return fail("\(added.explanation)") }
-        #expect(attributes["pdmn"] == .string("ak") && attributes["sync"] == .bool(false))
+        #expect(attributes["pdmn"] == .string("ak") && attributes["sync"] == .number(0))
         let certificate = engine.add(["class": .string("cert"), "slnr": .data([1]), "r_Attributes": Self.yes], wantsResult: true)
         guard case .dictionary(let cert)? = certificate.result else { return fail("\(certificate.explanation)") }
         #expect(cert["pdmn"] == .string("dk"))
