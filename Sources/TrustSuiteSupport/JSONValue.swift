@@ -42,6 +42,9 @@ public enum JSONValue: Sendable, Hashable, Codable {
         case .bool(let b): try container.encode(b)
         case .int(let i): try container.encode(i)
         case .uint(let u): try container.encode(u)
+        case .double(let d) where !d.isFinite:
+            // JSON has no NaN or infinity: their RFC 8949 diagnostic spelling, as a string.
+            try container.encode(d.isNaN ? "NaN" : d < 0 ? "-Infinity" : "Infinity")
         case .double(let d): try container.encode(d)
         case .string(let s): try container.encode(s)
         case .array(let a): try container.encode(a)

@@ -1,3 +1,4 @@
+import AdapterHost
 import Foundation
 import Synchronization
 import Testing
@@ -117,7 +118,7 @@ enum IsolationWorker {
                     reply["output"] = .object([thrownKey: .string("\(error)")])
                 }
             }
-            send(.object(reply))
+            send(line: boundedLine(reply))
         }
         exit(0)
     }
@@ -146,14 +147,28 @@ enum IsolationWorker {
         }
     }
 
+    /// The reply, or, when its line would be longer than a reply may be
+    /// (``AdapterSubject/defaultMaxLineBytes``, which the parent reads), a
+    /// reply that says so as the implementation's error: an over-long
+    /// answer is the implementation's finding, not a crash (issue 61, item 7).
+    static func boundedLine(_ reply: [String: JSONValue], limit: Int = AdapterSubject.defaultMaxLineBytes) -> String {
+        let text = JSONValue.object(reply).jsonText
+        let size = text.utf8.count
+        guard size >= limit, let id = reply["id"] else { return text }
+        let said = "the answer's JSON is \(size) bytes, over the \(limit >> 20) MiB a reply may hold (the adapter protocol's line limit)"
+        return JSONValue.object(["id": id, "result": .string("unsupported"), "output": .object([thrownKey: .string(said)])]).jsonText
+    }
+
     /// Waits until the child ends (its served case exits the process).
     private static func park() async -> Never {
         while true { try? await Task.sleep(for: .seconds(3600)) }
     }
 
     /// One reply line on ``replyDescriptor``; the child ends when the parent is gone.
-    private static func send(_ value: JSONValue) {
-        let bytes = Array((value.jsonText + "\n").utf8)
+    private static func send(_ value: JSONValue) { send(line: value.jsonText) }
+
+    private static func send(line: String) {
+        let bytes = Array((line + "\n").utf8)
         var written = 0
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes { write(replyDescriptor, $0.baseAddress, $0.count) }

@@ -134,6 +134,36 @@ enum TrappingDecoder {
         #expect(outcome.passes, "\(outcome)")
     }
 
+    /// An answer the child cannot put on one JSON line as it is (issue 61,
+    /// item 7) is not a crash: non-finite numbers (a CBOR decoder's value of
+    /// `f97e00`) travel as their diagnostic spelling, and an output over the
+    /// reply line's 16 MiB is the implementation's error. Before, both
+    /// became `malformed reply line: null` or `reply too long`: critical.
+    @Test func answersTheLineCannotHoldAreNotCrashes() async throws {
+        let nan = try #require(TrustSuiteTesting.cases(.cbor).first { $0.vector.id == "cbor-appendix-a::f97e00::wellFormed" })
+        let infinity = try #require(TrustSuiteTesting.cases(.cbor).first { $0.vector.id == "cbor-appendix-a::f97c00::wellFormed" })
+        // One call site: one child answers both vectors, by their input alone.
+        func grade(_ vector: ConformanceCase) async -> ConformanceOutcome {
+            await vector.check(ConformanceSetup(name: "Unwieldy")) { input in
+                guard input["cborHex"]?.stringValue == "f97e00" else {
+                    return SubjectAnswer(.valid, output: .object(["diagnostic": .string(String(repeating: "a", count: 17 << 20))]))
+                }
+                return SubjectAnswer(
+                    .valid, output: .object(["value": .double(.nan), "up": .double(.infinity), "down": .double(-.infinity)]))
+            }
+        }
+        let nonFinite = await grade(nan)
+        #expect(!nonFinite.critical && nonFinite.grade == .pass, "\(nonFinite)")
+        #expect(
+            nonFinite.answer?.output
+                == .object(["value": .string("NaN"), "up": .string("Infinity"), "down": .string("-Infinity")]),
+            "\(nonFinite)")
+        let overLong = await grade(infinity)
+        #expect(!overLong.critical && overLong.grade == .error, "\(overLong.message.prefix(300))")
+        #expect(overLong.message.contains("over the 16 MiB a reply may hold"), "\(overLong.message.prefix(300))")
+        #expect(await TrustSuiteTesting.processesStarted() == 1)
+    }
+
     /// A crash is listed by its id, never by a glob (as `trustsuite run --expected`).
     @Test func aGlobDoesNotListACrash() async throws {
         let trap = try #require(TrustSuiteTesting.cases(.cbor).first { $0.vector.id == "cbor-reserved::1d::wellFormed" })
