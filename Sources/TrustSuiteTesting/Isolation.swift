@@ -169,11 +169,12 @@ actor IsolatedChild {
     init(route: IsolationRoute, executable: String, isolation: Isolation) {
         self.route = route
         self.isolation = isolation
-        // The child writes its replies on descriptor 9, a copy of the pipe
-        // the host reads; its own standard output (Swift Testing's, the
-        // implementation's prints) joins its stderr, shown with a crash.
+        // The child reads requests on descriptor 8 and writes replies on 9,
+        // copies of the pipes the host holds; its stdin is /dev/null, and its
+        // standard output (Swift Testing's, the implementation's prints)
+        // joins its stderr, shown with a crash.
         command =
-            "exec 9>&1 1>&2; exec \(Self.quoted(executable)) --testing-library swift-testing --filter "
+            "exec 8<&0 9>&1 0</dev/null 1>&2; exec \(Self.quoted(executable)) --testing-library swift-testing --filter "
             + Self.quoted(IsolationWorker.filter(forTestID: route.testID))
         var environment = [IsolationWorker.routeVariable: route.encoded, "SWIFT_BACKTRACE": "enable=no"]
         if let limit = isolation.addressSpaceLimit { environment[IsolationWorker.limitVariable] = "\(limit)" }
@@ -280,15 +281,41 @@ actor IsolatedChild {
         return text + said
     }
 
-    /// The last few lines of `text` that say something, at most 600
-    /// characters, joined by " | ": empty lines, and the stack trace Swift
-    /// prints after a fatal error (`Current stack trace:`, then frames `3 libfoo.so 0x…`), left out.
+    /// The lines of `text` that explain a death, at most three and 600
+    /// characters, joined by " | ": the trap, abort or allocation failure
+    /// when one is there (issue 61, item 7: the quoted lines used to be the
+    /// child's test-start lines), else the last lines that say something.
+    /// Left out: empty lines, Swift Testing's own event lines (`◇ Test …
+    /// started.`, `✔`, `✘`, `↳`, printed by the child's other cases), and
+    /// the stack trace Swift prints after a fatal error (`Current stack
+    /// trace:`, then frames `3 libfoo.so 0x…`).
     static func lastLines(of text: String) -> String {
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { line in
             !line.isEmpty && line != "Current stack trace:" && line.wholeMatch(of: /[0-9]+\s+\S+\s+0x[0-9a-fA-F]+.*/) == nil
+                && !isTestingEvent(line)
         }
-        let joined = lines.suffix(3).joined(separator: " | ")
+        let deaths = lines.filter(explainsADeath)
+        let joined = (deaths.isEmpty ? lines : deaths).suffix(3).joined(separator: " | ")
         return joined.count > 600 ? "…" + String(joined.suffix(600)) : joined
+    }
+
+    /// A line of Swift Testing's console output (or XCTest's summary).
+    static func isTestingEvent(_ line: String) -> Bool {
+        guard let first = line.unicodeScalars.first else { return false }
+        // ◇ ✔ ✘ ↳ ⚠ and the SF Symbols private-use glyphs Swift Testing may print instead.
+        if ["\u{25C7}", "\u{2714}", "\u{2718}", "\u{21B3}", "\u{26A0}"].contains(first) { return true }
+        if (0xF0000...0x10FFFF).contains(first.value) { return true }
+        return line.hasPrefix("Test Suite '") || line.hasPrefix("Executed ")
+    }
+
+    /// A line in which a process says why it dies.
+    static func explainsADeath(_ line: String) -> Bool {
+        let lowered = line.lowercased()
+        return [
+            "fatal error", "precondition failed", "assertion failed", "terminate called", "what():", "abort", "out of memory",
+            "bad_alloc", "cannot allocate", "failed to allocate", "segmentation fault", "addresssanitizer", "stack overflow",
+            "crashed: the code under test closed",
+        ].contains { lowered.contains($0) }
     }
 
     private func acquire() async {

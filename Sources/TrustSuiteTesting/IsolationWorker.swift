@@ -22,8 +22,23 @@ enum IsolationWorker {
     static let routeVariable = "TRUSTSUITE_TESTING_ROUTE"
     /// The bytes of address space the child may add (``Isolation/addressSpaceLimit``).
     static let limitVariable = "TRUSTSUITE_TESTING_ADDRESS_SPACE"
-    /// Where the child writes its replies (set up by the parent's command).
+    /// Where the child reads the parent's requests and writes its replies,
+    /// as the parent's command sets them up (its stdin is `/dev/null`, its
+    /// stdout joins its stderr).
+    static let requestDescriptor: Int32 = 8
     static let replyDescriptor: Int32 = 9
+    /// The two, moved to descriptors at or above 512 and closed on exec, when
+    /// the child starts serving: a process the code under test starts never
+    /// inherits them (issue 61, item 7: a `Process` that inherited the
+    /// request pipe as its stdin read the parent's next request).
+    static let channel: (requests: Int32, replies: Int32) = (moved(requestDescriptor), moved(replyDescriptor))
+
+    private static func moved(_ descriptor: Int32) -> Int32 {
+        let high = fcntl(descriptor, F_DUPFD_CLOEXEC, Int32(512))
+        guard high >= 0 else { return descriptor }
+        close(descriptor)
+        return high
+    }
     /// The child's first reply line, instead of a hello, when it ends and no check reached its route.
     static let unreached: JSONValue = .object(["trustsuite-testing": .string("unreached")])
     /// How the child's last stderr line, then, starts: the routes it did reach follow.
@@ -102,7 +117,8 @@ enum IsolationWorker {
         limitAddressSpace()
         let families = JSONValue.array(Family.allCases.map { .string($0.rawValue) })
         send(.object(["adapter": .string("TrustSuiteTesting"), "version": .string("1"), "families": families]))
-        while let line = readLine(strippingNewline: true) {
+        var requests = RequestReader(descriptor: channel.requests)
+        while let line = requests.next() {
             guard let request = try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8)),
                 let id = request["id"], let input = request["input"]
             else { exit(3) }
@@ -143,7 +159,7 @@ enum IsolationWorker {
             FileHandle.standardError.write(Data(line.utf8))
             // One short write, whatever it gives: exit is under way.
             let reply = Array((IsolationWorker.unreached.jsonText + "\n").utf8)
-            _ = reply.withUnsafeBytes { write(IsolationWorker.replyDescriptor, $0.baseAddress, $0.count) }
+            _ = reply.withUnsafeBytes { write(IsolationWorker.channel.replies, $0.baseAddress, $0.count) }
         }
     }
 
@@ -164,15 +180,17 @@ enum IsolationWorker {
         while true { try? await Task.sleep(for: .seconds(3600)) }
     }
 
-    /// One reply line on ``replyDescriptor``; the child ends when the parent is gone.
+    /// One reply line on the reply descriptor; the child ends when the parent
+    /// is gone, and says so when the code under test closed the descriptor.
     private static func send(_ value: JSONValue) { send(line: value.jsonText) }
 
     private static func send(line: String) {
         let bytes = Array((line + "\n").utf8)
         var written = 0
         while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(replyDescriptor, $0.baseAddress, $0.count) }
+            let count = bytes[written...].withUnsafeBytes { write(channel.replies, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
+            if count < 0 && errno == EBADF { closedByTheCodeUnderTest("reply") }
             guard count > 0 else { exit(4) }
             written += count
         }
@@ -199,5 +217,46 @@ enum IsolationWorker {
         limit.rlim_max = limit.rlim_cur
         _ = setrlimit(resource, &limit)
         #endif
+    }
+
+    /// The protocol's descriptor is gone: the code under test closed it.
+    static func closedByTheCodeUnderTest(_ which: String) -> Never {
+        let line = "\ncrashed: the code under test closed the isolated process's \(which) descriptor (TrustSuiteTesting's protocol)\n"
+        FileHandle.standardError.write(Data(line.utf8))
+        exit(5)
+    }
+}
+
+/// Lines from a descriptor, without Foundation's buffering of stdin.
+struct RequestReader {
+    let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var ended = false
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    /// The next line without its newline; nil at the end of the input.
+    mutating func next() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            if ended {
+                guard !buffer.isEmpty else { return nil }
+                defer { buffer.removeAll() }
+                return String(decoding: buffer, as: UTF8.self)
+            }
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 && errno == EBADF { IsolationWorker.closedByTheCodeUnderTest("request") }
+            if count <= 0 {
+                ended = true
+            } else {
+                buffer.append(contentsOf: chunk[..<count])
+            }
+        }
     }
 }

@@ -164,6 +164,31 @@ enum TrappingDecoder {
         #expect(await TrustSuiteTesting.processesStarted() == 1)
     }
 
+    /// The protocol's pipes are out of the code under test's way (issue 61,
+    /// item 7): a process it starts with the default standard input (here
+    /// `cat`, reading until its input ends) gets `/dev/null` and no copy of
+    /// the request or reply pipe. Before, it inherited the request pipe as
+    /// its stdin and read the parent's next request: that vector hung.
+    @Test func aProcessTheCodeStartsSeesNoRequest() async throws {
+        let cases = TrustSuiteTesting.cases(.cbor).filter { $0.vector.result == .valid }.prefix(3)
+        let setup = ConformanceSetup(name: "StartsAProcess", isolation: .process(deadline: .seconds(5)))
+        var outcomes: [ConformanceOutcome] = []
+        for vector in cases {
+            outcomes.append(
+                await vector.check(setup) { input in
+                    let cat = Process()
+                    cat.executableURL = URL(fileURLWithPath: "/bin/sh")
+                    // Reads its stdin to the end.
+                    cat.arguments = ["-c", "cat >/dev/null"]
+                    try cat.run()
+                    cat.waitUntilExit()
+                    return try ReferenceSubject().evaluateSynchronously(family: .cbor, input: input)
+                })
+        }
+        #expect(outcomes.count == 3 && outcomes.allSatisfy { $0.grade == .pass && !$0.critical }, "\(outcomes)")
+        #expect(await TrustSuiteTesting.processesStarted(setup.isolation) == 1)
+    }
+
     /// A crash is listed by its id, never by a glob (as `trustsuite run --expected`).
     @Test func aGlobDoesNotListACrash() async throws {
         let trap = try #require(TrustSuiteTesting.cases(.cbor).first { $0.vector.id == "cbor-reserved::1d::wellFormed" })
