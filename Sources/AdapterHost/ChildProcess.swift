@@ -130,7 +130,7 @@ final class ChildProcess: @unchecked Sendable {
         defer { for pointer in environment { free(pointer) } }
         let program = Self.watchdog ? "/proc/self/exe" : arguments[0]
         // Never once the runner is stopping on a signal (``ProcessGroups``).
-        let spawned = ProcessGroups.shared.spawn {
+        let spawned = ProcessGroups.shared.spawn(token: token) {
             // The status is the spawn's result; the worker never throws it.
             let status =
                 (try? OffPool.spawner.runAndWait {
@@ -246,24 +246,7 @@ final class ChildProcess: @unchecked Sendable {
     /// meanwhile). Where /proc does not show this PID namespace it does
     /// nothing (`trustsuite_proc_trusted`): the group kill and the watchdog
     /// are all there is, and no pid read there is signalled.
-    func killDescendants() {
-        let me = getpid()
-        let mark = "\(Self.tokenName)=\(token)"
-        for _ in 0..<Self.sweepRounds {
-            guard let table = ProcTable() else { return }
-            let found = table.entries.filter { entry in
-                entry.alive != 0 && entry.pid != me && table.descends(entry.pid, from: me)
-                    && (table.descends(entry.pid, from: pid) || trustsuite_proc_has_environment(entry.pid, mark) == 1)
-            }
-            if found.isEmpty { return }
-            for process in found { _ = trustsuite_signal_descendant(process.pid, SIGKILL) }
-            let deadline = ContinuousClock.now + .milliseconds(500)
-            for process in found {
-                var raw: Int32 = 0
-                while waitpid(process.pid, &raw, WNOHANG) == 0 && ContinuousClock.now < deadline { OffPool.pause(microseconds: 1_000) }
-            }
-        }
-    }
+    func killDescendants() { ProcessGroups.killHolders(of: [token], orBelow: pid) }
 
     /// Most scans of one ``killDescendants()``.
     static let sweepRounds = 20

@@ -42,6 +42,11 @@ public final class ProcessGroups: Sendable {
         var ownsTree = false
         /// A pidfd of each group leader (a watchdog) the orphan watch waits on.
         var leaders: [pid_t: Int32] = [:]
+        /// Each live group leader's token (``ChildProcess/tokenName``).
+        var tokens: [pid_t: String] = [:]
+        /// Whether the watch of a process that does not own its tree (a
+        /// test process: ``watchForALibrary()``) has started.
+        var libraryWatch = false
         /// The orphan watch's wake-up pipe (read end, write end), once started.
         var wake: (Int32, Int32)? = nil
         /// Folders of the run removed when a signal stops it (the hostile trust store).
@@ -53,6 +58,7 @@ public final class ProcessGroups: Sendable {
     func remove(_ pid: pid_t) {
         state.withLock { state in
             state.groups.remove(pid)
+            state.tokens[pid] = nil
             if let handle = state.leaders.removeValue(forKey: pid) { close(handle) }
         }
     }
@@ -73,13 +79,15 @@ public final class ProcessGroups: Sendable {
     /// ECANCELED then. ``killAll()`` waits for a start under way, so what it
     /// started is found by its sweep, and the orphan watch never takes a
     /// watchdog just started for an orphan.
-    func spawn(_ start: () -> (status: Int32, pid: pid_t)) -> Int32 {
+    func spawn(token: String, _ start: () -> (status: Int32, pid: pid_t)) -> Int32 {
+        watchForALibrary()
         let (status, wake) = state.withLock { state -> (Int32, Int32?) in
             guard !state.stopping else { return (ECANCELED, nil) }
             let (status, pid) = start()
             guard status == 0 else { return (status, nil) }
             state.groups.insert(pid)
-            guard state.ownsTree, let wake = state.wake else { return (0, nil) }
+            state.tokens[pid] = token
+            guard let wake = state.wake else { return (0, nil) }
             let handle = trustsuite_pidfd_open(pid)
             if handle >= 0 { state.leaders[pid] = handle }
             return (0, wake.1)
@@ -125,16 +133,17 @@ public final class ProcessGroups: Sendable {
     /// of Foundation's `Process` may have a group of its own, and would be
     /// taken for an orphan).
     public func stopOnSignals() {
-        let start = state.withLock { state -> Bool in
-            guard !state.ownsTree else { return false }
+        let (start, watching) = state.withLock { state -> (Bool, Bool) in
+            guard !state.ownsTree else { return (false, false) }
             state.ownsTree = true
             var ends: [Int32] = [-1, -1]
-            if pipe(&ends) == 0 {
+            if state.wake == nil, pipe(&ends) == 0 {
                 for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
                 _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
                 state.wake = (ends[0], ends[1])
             }
-            return true
+            // An adapter started before: the library's watch runs, and now kills every orphan.
+            return (true, state.libraryWatch)
         }
         guard start else { return }
         // Where /proc is not to be trusted, the one line saying so comes now.
@@ -154,13 +163,71 @@ public final class ProcessGroups: Sendable {
             thread.name = "trustsuite-signals"
             thread.start()
         }
+        guard !watching else { return }
         let thread = Thread { [self] in watchLeaders() }
         thread.name = "trustsuite-orphan-watch"
         thread.start()
     }
 
+    /// In a process that does not own its tree (a test process using the
+    /// library, issue 61, item 4), the same guarantees, narrowed to what
+    /// this project started: a daemon of an adapter that SIGKILLs its
+    /// watchdog and is reparented here is killed when the watchdog ends, and
+    /// at exit every process holding the token of an adapter still alive is
+    /// killed. Only processes below this one that carry an adapter's token
+    /// are signalled, never another child of the test process. Started on
+    /// the first spawn; nothing once ``stopOnSignals()`` owns the tree.
+    func watchForALibrary() {
+        let start = state.withLock { state -> Bool in
+            guard !state.ownsTree, !state.libraryWatch else { return false }
+            state.libraryWatch = true
+            var ends: [Int32] = [-1, -1]
+            guard state.wake == nil, pipe(&ends) == 0 else { return false }
+            for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
+            state.wake = (ends[0], ends[1])
+            return true
+        }
+        guard start else { return }
+        atexit {
+            let tokens = ProcessGroups.shared.state.withLock { Array($0.tokens.values) }
+            ProcessGroups.killHolders(of: tokens)
+        }
+        let thread = Thread { [self] in watchLeaders() }
+        thread.name = "trustsuite-orphan-watch"
+        thread.start()
+    }
+
+    /// SIGKILLs every process below this one, not this one, that holds one
+    /// of `tokens` in its environment or, with `leader`, descends from it;
+    /// reaps those reparented here. Repeats while it finds any (a daemon may
+    /// fork meanwhile), at most ``ChildProcess/sweepRounds`` scans. Where
+    /// /proc does not show this PID namespace, nothing (no pid read there is signalled).
+    static func killHolders(of tokens: [String], orBelow leader: pid_t? = nil) {
+        guard !tokens.isEmpty || leader != nil else { return }
+        let me = getpid()
+        let marks = tokens.map { "\(ChildProcess.tokenName)=\($0)" }
+        for _ in 0..<ChildProcess.sweepRounds {
+            guard let table = ProcTable() else { return }
+            let found = table.entries.filter { entry in
+                entry.alive != 0 && entry.pid != me && table.descends(entry.pid, from: me)
+                    && (leader.map { table.descends(entry.pid, from: $0) } ?? false
+                        || marks.contains { trustsuite_proc_has_environment(entry.pid, $0) == 1 })
+            }
+            if found.isEmpty { return }
+            for process in found { _ = trustsuite_signal_descendant(process.pid, SIGKILL) }
+            let deadline = ContinuousClock.now + .milliseconds(500)
+            for process in found {
+                var raw: Int32 = 0
+                while waitpid(process.pid, &raw, WNOHANG) == 0 && ContinuousClock.now < deadline { OffPool.pause(microseconds: 1_000) }
+            }
+        }
+    }
+
     /// Waits on every leader's pidfd (and the wake-up pipe); when one ends,
-    /// kills the orphans it left (nothing when its watchdog swept first).
+    /// kills the orphans it left (nothing when its watchdog swept first):
+    /// every orphan when this process owns its tree, else the holders of
+    /// the ended leader's token.
     private func watchLeaders() {
         guard let wake = state.withLock({ $0.wake }) else { return }
         while true {
@@ -176,10 +243,13 @@ public final class ProcessGroups: Sendable {
             let ended = zip(watched, descriptors.dropFirst()).filter { $0.1.revents != 0 }.map { $0.0.key }
             guard !ended.isEmpty else { continue }
             // Under the lock: no watchdog starts (and looks like an orphan) meanwhile.
-            state.withLock { state in
+            let tokens = state.withLock { state -> [String] in
                 for pid in ended { if let handle = state.leaders.removeValue(forKey: pid) { close(handle) } }
+                guard state.ownsTree else { return ended.compactMap { state.tokens[$0] } }
                 _ = Array(state.groups).withUnsafeBufferPointer { trustsuite_kill_orphans($0.baseAddress, $0.count) }
+                return []
             }
+            Self.killHolders(of: tokens)
         }
     }
 }
