@@ -149,12 +149,6 @@ public struct ConformanceCase: Sendable, CustomStringConvertible {
         let place =
             isolation.inChildProcess || IsolationWorker.isWorker
             ? IsolationRoute.place(name: setup.name, fileID: fileID, line: line, column: column) : nil
-        // In a child started by a parent's check: answer the parent on its route, never grade.
-        if IsolationWorker.isWorker {
-            await IsolationWorker.serve(place: place, vectorID: vector.id, answer)
-            return ConformanceOutcome(
-                case: self, grade: .unsupported, message: "not this isolated process's check", listed: nil, answer: nil)
-        }
         if let flag = vector.flags.first(where: setup.skipFlags.contains) {
             return ConformanceOutcome(case: self, grade: .unsupported, message: "skipped: flag \(flag)", listed: nil, answer: nil)
         }
@@ -164,6 +158,13 @@ public struct ConformanceCase: Sendable, CustomStringConvertible {
                 case: self, grade: .unsupported,
                 message: "needs capability \(missing.joined(separator: ", ")), which \(setup.name) did not declare",
                 listed: nil, answer: nil)
+        }
+        // In a child started by a parent's check: answer the parent on its route, never grade.
+        // After the skips, so both sides count the checks of a vector alike.
+        if IsolationWorker.isWorker {
+            await IsolationWorker.serve(place: place, vectorID: vector.id, answer)
+            return ConformanceOutcome(
+                case: self, grade: .unsupported, message: "not this isolated process's check", listed: nil, answer: nil)
         }
         let given: IsolatedAnswer
         switch place {
