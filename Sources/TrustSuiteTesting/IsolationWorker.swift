@@ -231,6 +231,8 @@ enum IsolationWorker {
 struct RequestReader {
     let descriptor: Int32
     private var buffer: [UInt8] = []
+    /// One read's room, allocated once for the child's whole life.
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
     private var ended = false
 
     init(descriptor: Int32) { self.descriptor = descriptor }
@@ -248,7 +250,6 @@ struct RequestReader {
                 defer { buffer.removeAll() }
                 return String(decoding: buffer, as: UTF8.self)
             }
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             if count < 0 && errno == EBADF { IsolationWorker.closedByTheCodeUnderTest("request") }
