@@ -109,6 +109,10 @@ public struct Matrix: Sendable {
 
     public var families: [Family] { Array(Set(rows.map(\.vector.family))).sorted() }
 
+    /// Where the graded vectors came from (issue 61, item 6): the reference
+    /// column's, which every column ran.
+    public var vectorSource: VectorSource? { columns.first?.report.vectorSource }
+
     /// The summary lines of one column, as the scorecard has them (each
     /// family, and the cbor family's modes under it), leaving out the
     /// families and modes it answered no vector of (those it does not claim).
@@ -130,6 +134,12 @@ public struct Matrix: Sendable {
 
     public func markdown(command: String) -> String {
         var lines = ["# TrustSuite results matrix", "", "Made by `\(command)`.", ""]
+        if let source = vectorSource {
+            lines += [
+                "Vectors: " + source.origins.map { MarkdownText.code($0) }.joined(separator: "; ")
+                    + " — \(source.files) file\(source.files == 1 ? "" : "s"), sha256 `\(source.sha256)`.", "",
+            ]
+        }
         lines += summaryMarkdown()
         lines += [""] + capabilitiesMarkdown()
         lines += [
@@ -222,11 +232,13 @@ public struct Matrix: Sendable {
             if row.results.contains(where: \.grade.isFinding) { object["input"] = CaseInput.shown(row.vector.input) }
             return .object(object)
         }
-        return JSONValue.object([
+        var root: [String: JSONValue] = [
             "schema": .string("trustsuite-matrix/1"),
             "command": .string(command),
             "implementations": .array(implementations),
             "rows": .array(rowValues),
-        ]).jsonText
+        ]
+        if let source = vectorSource { root["vectors"] = source.json }
+        return JSONValue.object(root).jsonText
     }
 }

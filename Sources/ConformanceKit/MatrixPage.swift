@@ -78,6 +78,12 @@ extension Matrix {
             implementations disagree; \(columns.count) implementations.</p>
 
             """
+        if let source = vectorSource {
+            page +=
+                "<p class=\"meta\" id=\"vector-source\">Vectors: "
+                + source.origins.map { "<code>\(e($0))</code>" }.joined(separator: "; ")
+                + " — \(source.files) file\(source.files == 1 ? "" : "s"), sha256 <code>\(source.sha256)</code></p>\n"
+        }
         page += gridHTML() + summaryHTML() + capabilitiesHTML() + implementationsHTML(files: files)
         page += "<h2 id=\"vectors\">Vectors</h2>\n<div id=\"filters\">Family <select id=\"family\"><option value=\"\">all</option>"
         page += families.map { "<option>\($0.rawValue)</option>" }.joined()

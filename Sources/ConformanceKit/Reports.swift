@@ -175,12 +175,7 @@ public enum Reports {
         root["gradesReasons"] = .bool(report.gradesReasons)
         if let checks = report.callerChecks { root["callerChecks"] = .array(checks.map(JSONValue.string)) }
         if !report.unknownFamilies.isEmpty { root["unknownFamilies"] = .array(report.unknownFamilies.map(JSONValue.string)) }
-        if let source = report.vectorSource {
-            root["vectors"] = .object([
-                "origins": .array(source.origins.map(JSONValue.string)), "files": .int(Int64(source.files)),
-                "sha256": .string(source.sha256),
-            ])
-        }
+        if let source = report.vectorSource { root["vectors"] = source.json }
         return JSONValue.object(root).jsonText
     }
 

@@ -151,6 +151,13 @@ public struct VectorSource: Sendable, Hashable {
         self.sha256 = sha256
     }
 
+    /// The object every JSON report (run, matrix, SARIF) carries as `vectors`.
+    public var json: JSONValue {
+        .object([
+            "origins": .array(origins.map(JSONValue.string)), "files": .int(Int64(files)), "sha256": .string(sha256),
+        ])
+    }
+
     /// The scorecard's line.
     public var line: String {
         "vectors: " + origins.joined(separator: "; ") + " — \(files) file\(files == 1 ? "" : "s"), sha256 \(sha256)"

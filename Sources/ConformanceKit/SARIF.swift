@@ -36,7 +36,8 @@ public enum SARIF {
             }
             return SARIFLog.Run(
                 tool: "trustsuite",
-                toolProperties: ["implementation": .string(input.name), "subject": .string(input.report.subject)],
+                toolProperties: ["implementation": .string(input.name), "subject": .string(input.report.subject)].merging(
+                    input.report.vectorSource.map { ["vectors": $0.json] } ?? [:], uniquingKeysWith: { first, _ in first }),
                 automationId: "trustsuite/\(input.name)/", findings: findings,
                 uriBases: checkoutBased
                     ? [SARIFLog.checkoutBaseId: "The TrustSuite checkout the vector files come from (its Fixtures/ folder)"] : [:])

@@ -1,4 +1,5 @@
 import AdapterHost
+import ConformanceReports
 import ArgumentParser
 import ConformanceKit
 import VectorContract
@@ -98,7 +99,7 @@ struct MatrixCommand: AsyncParsableCommand {
                         + "): nothing would be compared for them; run them under the same names, or write a new baseline")
             }
         }
-        let (files, vectors, _) = try selection.load()
+        let (files, vectors, source) = try selection.load()
         guard !vectors.isEmpty else {
             Console.note("nothing was tested: \(selection.emptyReason)")
             throw ExitCode(1)
@@ -144,6 +145,12 @@ struct MatrixCommand: AsyncParsableCommand {
                 "no adapter could start (\(implementations.count) tried), nothing was compared; "
                     + unstarted.map { "\($0.name): \($0.reason.trimmingCharacters(in: .whitespacesAndNewlines))" }.joined(separator: "; "))
         }
+        // Every report names the vectors it graded (issue 61, item 6).
+        columns = columns.map { column in
+            var report = column.report
+            report.vectorSource = source
+            return Matrix.Column(name: column.name, command: column.command, report: report, implementation: column.implementation)
+        }
         let matrix = Matrix(columns: columns)
         let description = Self.commandLine()
         if let markdown { try OutputFile.write(matrix.markdown(command: description), to: markdown) }
@@ -152,6 +159,7 @@ struct MatrixCommand: AsyncParsableCommand {
         if let sarif {
             try OutputFile.write(SARIF.log(columns.map { SARIF.Input(name: $0.name, report: $0.report) }, files: files), to: sarif)
         }
+        print(TerminalText.escape(source.line))
         print(matrix.summaryMarkdown().joined(separator: "\n"))
         let seconds = Runner.seconds(ContinuousClock.now - started)
         print(

@@ -61,4 +61,53 @@ import TestSupport
         #expect(named.status == 0, "\(named)")
         #expect(named.stdout.contains("(--fixtures) — "), "\(named)")
     }
+
+    /// The matrix's reports name their vectors too: the Markdown, the JSON,
+    /// the HTML page, every SARIF run and the summary it prints, all with
+    /// the digest `run` gives the same files.
+    @Test func everyMatrixReportNamesTheVectorSource() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The trap of the first test again: a Fixtures/ in the working directory, never read.
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Fixtures/cbor"), withIntermediateDirectories: true)
+        let out = { (name: String) in folder.appendingPathComponent(name).path }
+        let matrix = try CLI.run(
+            [
+                "matrix", "--family", "cbor", "--quiet", "--json", out("m.json"), "--markdown", out("m.md"), "--html", out("m.html"),
+                "--sarif", out("m.sarif"),
+            ], timeout: 300, directory: folder)
+        #expect(matrix.status == 0, "\(matrix)")
+        let run = try CLI.run(["run", "--family", "cbor", "--quiet", "--json", out("r.json")], timeout: 300, directory: folder)
+        #expect(run.status == 0, "\(run)")
+        func vectors(_ name: String) throws -> [String: Any] {
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out(name)))) as? [String: Any])
+            return try #require(object["vectors"] as? [String: Any], "\(name) has no vectors object")
+        }
+        let digest = try #require(try vectors("r.json")["sha256"] as? String)
+        let checkout = Locations.packageRoot.appendingPathComponent("Fixtures").standardizedFileURL.path
+        let fromMatrix = try vectors("m.json")
+        #expect(fromMatrix["sha256"] as? String == digest)
+        #expect((fromMatrix["origins"] as? [String])?.first == "\(checkout) (the source checkout)")
+        #expect(try vectors("r.json")["files"] as? Int == fromMatrix["files"] as? Int)
+        let markdown = try String(contentsOfFile: out("m.md"), encoding: .utf8)
+        let vectorsLine = markdown.split(separator: "\n").first { $0.hasPrefix("Vectors: ") }
+        #expect(vectorsLine?.contains("\(checkout) (the source checkout)") == true && vectorsLine?.contains("sha256 `\(digest)`") == true)
+        let html = try String(contentsOfFile: out("m.html"), encoding: .utf8)
+        #expect(html.contains("id=\"vector-source\"") && html.contains("<code>\(digest)</code>"))
+        let sarif = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out("m.sarif")))) as? [String: Any])
+        let runs = try #require(sarif["runs"] as? [[String: Any]])
+        #expect(!runs.isEmpty)
+        for run in runs {
+            let properties = (run["tool"] as? [String: Any]).flatMap { $0["driver"] as? [String: Any] }.flatMap {
+                $0["properties"] as? [String: Any]
+            }
+            #expect((properties?["vectors"] as? [String: Any])?["sha256"] as? String == digest, "\(run["tool"] ?? "")")
+        }
+        #expect(
+            matrix.stdout.split(separator: "\n").contains {
+                $0.hasPrefix("vectors: \(checkout) (the source checkout) — ") && $0.hasSuffix(digest)
+            })
+    }
 }
