@@ -72,11 +72,20 @@ public final class ClientDevice: Sendable {
     /// The device whose state is in `folder`, created there for `appId` and
     /// `environment` when the folder holds none yet (an existing device keeps
     /// its own App ID and environment).
+    /// Of several processes whose first call reaches one empty folder, one
+    /// creates the device and the others open it (issue 61, item 8).
     public init(folder: URL, appId: String, environment: AppAttestEnvironment, seed: UInt64? = nil) throws {
-        if FileManager.default.fileExists(atPath: folder.appendingPathComponent("device.json").path) {
+        let state = folder.appendingPathComponent("device.json")
+        if FileManager.default.fileExists(atPath: state.path) {
             device = try SoftwareDevice(stateDirectory: folder)
         } else {
-            device = try SoftwareDevice.create(at: folder, appId: appId, environment: environment, seed: seed)
+            do {
+                device = try SoftwareDevice.create(at: folder, appId: appId, environment: environment, seed: seed)
+            } catch  where FileManager.default.fileExists(atPath: state.path) {
+                // Another process created it meanwhile (the state file is
+                // written whole, then linked into place): that device is this one.
+                device = try SoftwareDevice(stateDirectory: folder)
+            }
         }
         persistent = true
     }
@@ -164,15 +173,13 @@ public final class ClientDevice: Sendable {
 
     /// The app was deleted and installed again: every key is gone (a stored
     /// key id now answers `invalidKey`), the device and its roots stay.
-    public func reinstall() {
-        keys.withLock { keys in
+    /// In a state folder the files go under the key lock (issue 61, item 8);
+    /// a folder that cannot be locked is `unknownSystemFailure`.
+    public func reinstall() throws(Refusal) {
+        try keys.withLock { (keys) throws(Refusal) in
             keys = Keys()
             guard persistent else { return }
-            let folder = device.stateDirectory.appendingPathComponent("keys")
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-            for name in names where name.hasSuffix(".json") {
-                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
-            }
+            do { try device.removeAllKeys() } catch { throw .unknownSystemFailure("the keys could not be removed: \(error)") }
         }
     }
 

@@ -62,6 +62,13 @@ public struct SoftwareDevice: Sendable {
         }
         guard !directory.path.isEmpty else { throw DeviceError("the state folder's path is empty") }
         let manager = FileManager.default
+        // A folder that already holds other files is not made a device
+        // (issue 61, item 8): only an empty one, or one another creator
+        // has begun (its keys/ folder, the lock, a temporary being written).
+        if let stray = try strayEntry(in: directory) {
+            throw DeviceError(
+                "\(directory.path) is not empty and holds no device (it has \(stray)): give `--state` an empty or new folder")
+        }
         do {
             try manager.createDirectory(at: directory.appendingPathComponent("keys"), withIntermediateDirectories: true)
         } catch {
@@ -85,6 +92,32 @@ public struct SoftwareDevice: Sendable {
             throw DeviceError("\(directory.path) already holds a device (device.json); choose another folder")
         }
         return SoftwareDevice(stateDirectory: directory, appId: appId, environment: environment, deviceId: deviceId, ca: ca)
+    }
+
+    /// The first entry of `directory` that a device being created there
+    /// cannot explain; nil for a missing or empty folder, or one holding
+    /// only `keys/` (itself empty but for the lock and key files), the state
+    /// file and write temporaries. A path that exists and is not a folder is refused.
+    static func strayEntry(in directory: URL) throws -> String? {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isFolder) else { return nil }
+        guard isFolder.boolValue else { throw DeviceError("\(directory.path) exists and is not a folder") }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let temporary = { (name: String) in name.hasPrefix(".") && name.hasSuffix(".tmp") }
+        for name in names.sorted() where name != "keys" && name != "device.json" && !temporary(name) {
+            return "\"\(name)\""
+        }
+        guard names.contains("keys") else { return nil }
+        let keys = directory.appendingPathComponent("keys")
+        var keysIsFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: keys.path, isDirectory: &keysIsFolder), keysIsFolder.boolValue else {
+            return "\"keys\", not a folder"
+        }
+        let inside = (try? FileManager.default.contentsOfDirectory(atPath: keys.path)) ?? []
+        for name in inside.sorted() where name != ".lock" && !name.hasSuffix(".json") && !temporary(name) {
+            return "\"keys/\(name)\""
+        }
+        return nil
     }
 
     /// Largest state or key file read (the state holds a few certificates):
@@ -190,11 +223,23 @@ public struct SoftwareDevice: Sendable {
         stateDirectory.appendingPathComponent("keys").appendingPathComponent(BinaryText.hex(keyId) + ".json")
     }
 
-    /// Saves a new key with its counter.
+    /// Saves a new key with its counter, under the lock.
     func saveKey(_ key: P256.Signing.PrivateKey, keyId: [UInt8], counter: UInt32) throws {
-        try AtomicFile.write(
-            try Self.encoder.encode(KeyFile(privateKey: key.rawRepresentation.base64EncodedString(), counter: counter)),
-            to: keyURL(keyId))
+        let bytes = try Self.encoder.encode(KeyFile(privateKey: key.rawRepresentation.base64EncodedString(), counter: counter))
+        try FileLock.withLock(lockURL) { try AtomicFile.write(bytes, to: keyURL(keyId)) }
+    }
+
+    /// Removes every key file, under the lock the assertions hold (issue 61,
+    /// item 8): an assertion in another process either signed before the
+    /// removal or finds no key; it never writes a removed key back.
+    func removeAllKeys() throws {
+        let folder = stateDirectory.appendingPathComponent("keys")
+        try FileLock.withLock(lockURL) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            for name in names where name.hasSuffix(".json") {
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            }
+        }
     }
 
     /// Under the lock: reads the key `keyId`, lets `next` choose the counter

@@ -109,10 +109,18 @@ public final class SimulationServices: Sendable {
 
     /// The app was deleted and installed again: its App Attest keys are gone
     /// (a stored key id answers `invalidKey`); the device and its roots stay.
+    /// In a state folder the keys are removed under the lock that
+    /// assertions hold, so one running in another process never writes a key
+    /// back; a folder that cannot be opened or locked is logged as the
+    /// reinstall's `unknownSystemFailure`.
     public func reinstallApp() {
-        let device = state.withLock { $0.device }
-        (try? device ?? appAttestDevice())?.reinstall()
-        record(AppAttestCallRecord(call: "app.reinstall", code: nil, reason: "every App Attest key of the app is gone"))
+        let known = state.withLock { $0.device }
+        do {
+            try (known ?? appAttestDevice()).reinstall()
+            record(AppAttestCallRecord(call: "app.reinstall", code: nil, reason: "every App Attest key of the app is gone"))
+        } catch {
+            record(AppAttestCallRecord(call: "app.reinstall", code: .unknownSystemFailure, reason: "\(error)"))
+        }
     }
 
     /// Every App Attest and DeviceCheck call, in order, with how it ended.
