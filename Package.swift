@@ -414,6 +414,13 @@ package.targets += [
     .testTarget(
         name: "AttestedClientTests", dependencies: ["AttestedClient", "DeviceCheck", "SecuritySimulation", "trustsuite"],
         path: "Examples/AttestedClient/Tests/AttestedClientTests"),
+    // The outside consumer of TrustSuiteTesting (Examples/ConformanceConsumer,
+    // a package of its own for users) built here too, for the same reason
+    // (issue 61, item 12): its tests grade its decoder in this `swift test`.
+    .target(name: "UIntDecoder", path: "Examples/ConformanceConsumer/Sources/UIntDecoder"),
+    .testTarget(
+        name: "UIntDecoderTests", dependencies: ["UIntDecoder", "TrustSuiteTesting"],
+        path: "Examples/ConformanceConsumer/Tests/UIntDecoderTests", resources: [.copy("expected.json")]),
     // Apple-SDK code in every pattern of docs/apple-api.md, compiled in Swift 6 mode…
     .testTarget(
         name: "AppleAPITests",
@@ -450,9 +457,9 @@ package.targets += [
 // fails the build.
 let warningsAsErrors = environment["TRUSTSUITE_WARNINGS_AS_ERRORS"] == "1"
 // AppleAPISwift5Tests stands for third-party code as its authors wrote it: none of these.
-// The AttestedClient example is a user's package built here too: its own
+// The AttestedClient and ConformanceConsumer examples are users' packages built here too: their own
 // manifest's settings, and warnings as errors.
-let userPackageTargets: Set<String> = ["AttestedClient", "AttestedClientTests"]
+let userPackageTargets: Set<String> = ["AttestedClient", "AttestedClientTests", "UIntDecoder", "UIntDecoderTests"]
 for target in package.targets where target.type != .system && target.name != "AppleAPISwift5Tests" {
     let upcoming: [SwiftSetting] =
         userPackageTargets.contains(target.name)

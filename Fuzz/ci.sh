@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The fuzz step of CI (.ci/run), also runnable by hand:
 #
-#   Fuzz/ci.sh [--seconds N] [--jobs J] [--out DIR] [--no-build] [--debug]
+#   Fuzz/ci.sh [--seconds N] [--jobs J] [--seeds K] [--out DIR] [--no-build | --build-only] [--debug]
 #
 # 1. Builds every harness instrumented (fuzzer + address sanitizer) through
 #    Fuzz/oss-fuzz/build.sh, with OUT, SRC and WORK set to local folders, as
@@ -13,7 +13,13 @@
 #    from OUT), J at a time (default 2): fails on a crash, an oracle report,
 #    a leak or timeout, or a binary that does not say "Loaded 1 modules"
 #    (one not instrumented for coverage would fuzz blind).
-# --no-build skips step 1 and checks and runs what OUT already holds.
+# --no-build skips step 1 and checks and runs what OUT already holds;
+# --build-only does steps 1 and 2 and runs nothing (.ci/run builds beside
+# `swift test`, then runs).
+# --seeds K starts each harness from K seeds of its corpus (the first K by
+# name) instead of all: a short run then spends its seconds fuzzing, not
+# replaying (`swift test` replays every seed through every oracle). The
+# seeds K, the corpus folder and the harness's files are as OSS-Fuzz has them.
 # --debug builds the harnesses unoptimized (TRUSTSUITE_FUZZ_CONFIGURATION=
 # debug for build.sh): half the build time, about a third of the speed;
 # what .ci/run uses for its 2 s runs. Campaigns and OSS-Fuzz build release.
@@ -23,18 +29,23 @@ seconds=30
 jobs=2
 out="$here/.build/ci-out"
 build=1
+run=1
+seeds=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds="${2:?--seconds needs a number}"; shift 2 ;;
     --jobs) jobs="${2:?--jobs needs a number}"; shift 2 ;;
     --out) out="${2:?--out needs a folder}"; shift 2 ;;
     --no-build) build=0; shift ;;
+    --build-only) run=0; shift ;;
+    --seeds) seeds="${2:?--seeds needs a number}"; shift 2 ;;
     --debug) export TRUSTSUITE_FUZZ_CONFIGURATION=debug; shift ;;
     -h|--help) awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     *) echo "ci.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
-case "$seconds$jobs" in *[!0-9]*) echo "ci.sh: --seconds and --jobs take whole numbers" >&2; exit 2 ;; esac
+case "$seconds$jobs$seeds" in *[!0-9]*) echo "ci.sh: --seconds, --jobs and --seeds take whole numbers" >&2; exit 2 ;; esac
+[ "$build" = 1 ] || [ "$run" = 1 ] || { echo "ci.sh: --no-build and --build-only together do nothing" >&2; exit 2; }
 . "$here/options.sh"
 
 work="$here/.build/ci-work"
@@ -62,12 +73,25 @@ for name in "${harnesses[@]}"; do
 done
 [ "$missing" = 0 ] || { echo "ci.sh: build.sh did not produce every harness and its files" >&2; exit 1; }
 echo "== $out holds ${#harnesses[@]} harnesses, each with .dict, .options and a seed corpus"
+[ "$run" = 1 ] || exit 0
 
 export SWIFT_BACKTRACE=enable=no
 run_one() {
   local name="$1" corpus="$work/corpus/$1" log="$work/$1.log" status
   mkdir -p "$corpus" "$work/crashes/$1"
-  python3 -m zipfile -e "$out/${name}_seed_corpus.zip" "$corpus"
+  if [ "$seeds" -gt 0 ]; then
+    python3 - "$out/${name}_seed_corpus.zip" "$corpus" "$seeds" <<'PY'
+import os, sys, zipfile
+archive, folder, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+with zipfile.ZipFile(archive) as zipped:
+    names = sorted(n for n in zipped.namelist() if not n.endswith("/"))[:count]
+    for name in names:
+        with open(os.path.join(folder, os.path.basename(name)), "wb") as seed:
+            seed.write(zipped.read(name))
+PY
+  else
+    python3 -m zipfile -e "$out/${name}_seed_corpus.zip" "$corpus"
+  fi
   harness_options "$here" "$name"
   set +e
   ASAN_OPTIONS="$asan_options" "$out/$name" "$corpus" "${libfuzzer_flags[@]}" -max_total_time="$seconds" \
@@ -84,7 +108,7 @@ run_one() {
   [ "$verdict" = ok ]
 }
 
-echo "== running each harness ${seconds}s from its seed corpus, $jobs at a time"
+echo "== running each harness ${seconds}s from $([ "$seeds" -gt 0 ] && echo "$seeds seeds of its corpus" || echo "its seed corpus"), $jobs at a time"
 failed=0
 pids=()
 names=()
