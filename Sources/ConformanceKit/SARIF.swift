@@ -37,7 +37,9 @@ public enum SARIF {
             return SARIFLog.Run(
                 tool: "trustsuite",
                 toolProperties: ["implementation": .string(input.name), "subject": .string(input.report.subject)].merging(
-                    input.report.vectorSource.map { ["vectors": $0.json] } ?? [:], uniquingKeysWith: { first, _ in first }),
+                    input.report.vectorSource.map {
+                        ["vectors": .object(["files": .int(Int64($0.files)), "sha256": .string($0.sha256)])]
+                    } ?? [:], uniquingKeysWith: { first, _ in first }),
                 automationId: "trustsuite/\(input.name)/", findings: findings,
                 uriBases: checkoutBased
                     ? [SARIFLog.checkoutBaseId: "The TrustSuite checkout the vector files come from (its Fixtures/ folder)"] : [:])
