@@ -185,34 +185,6 @@ private enum SI41Vectors {
 
 // MARK: Checks that need only calls our module has
 
-/// Records `lines` as failed: Apple's test could not make them because an earlier step gave nothing.
-private func notRun(_ t: AppleFile, _ lines: some Sequence<Int>, _ why: String) {
-    for line in lines { t.ok(false, line: line, "not run: \(why)") }
-}
-
-/// The value `attributes` holds for `key`, as stored.
-private func attribute(_ attributes: CFDictionary, _ key: CFString) -> Any? {
-    (attributes as NSDictionary).object(forKey: key)
-}
-
-/// Apple's `eq_cf(value, kCFBooleanTrue/False)`: a CFBoolean with that value.
-private func isBoolean(_ value: Any?, _ expected: Bool) -> Bool {
-    guard let number = value as? NSNumber else { return false }
-    return CFGetTypeID(number) == CFBooleanGetTypeID() && number.boolValue == expected
-}
-
-/// Apple's `eq_cf(value, string constant)`: a string with the constant's value.
-private func isString(_ value: Any?, _ expected: CFString) -> Bool {
-    guard let string = value as? String else { return false }
-    return string == expected as String
-}
-
-/// Apple's `eq_cf(value, CFNumber)`: a number (not a boolean) of that value.
-private func isNumber(_ value: Any?, _ expected: Int) -> Bool {
-    guard let number = value as? NSNumber else { return false }
-    return CFGetTypeID(number) == CFNumberGetTypeID() && number.intValue == expected
-}
-
 /// Apple's `eq_cf(a, b)` (CFEqualSafe) for values: equal, or both absent.
 private func sameValue(_ first: Any?, _ second: Any?) -> Bool {
     switch (first, second) {
@@ -220,13 +192,6 @@ private func sameValue(_ first: Any?, _ second: Any?) -> Bool {
     case (let first as NSObject, let second as NSObject): return first.isEqual(second)
     default: return false
     }
-}
-
-/// `data` with its first byte inverted.
-private func firstByteFlipped(_ data: Data) -> Data {
-    var copy = data
-    if let first = copy.indices.first { copy[first] ^= 0xff }
-    return copy
 }
 
 /// SecKeyGetSize(key, kSecKeyKeySizeInBits), read where Apple also puts it: kSecAttrKeySizeInBits of SecKeyCopyAttributes.
