@@ -137,7 +137,7 @@ public struct Matrix: Sendable {
         if let source = vectorSource {
             lines += [
                 "Vectors: " + source.origins.map { MarkdownText.code($0) }.joined(separator: "; ")
-                    + " — \(source.files) file\(source.files == 1 ? "" : "s"), sha256 `\(source.sha256)`.", "",
+                    + " — \(source.filesText), sha256 `\(source.sha256)`.", "",
             ]
         }
         lines += summaryMarkdown()

@@ -82,7 +82,7 @@ extension Matrix {
             page +=
                 "<p class=\"meta\" id=\"vector-source\">Vectors: "
                 + source.origins.map { "<code>\(e($0))</code>" }.joined(separator: "; ")
-                + " — \(source.files) file\(source.files == 1 ? "" : "s"), sha256 <code>\(source.sha256)</code></p>\n"
+                + " — \(source.filesText), sha256 <code>\(source.sha256)</code></p>\n"
         }
         page += gridHTML() + summaryHTML() + capabilitiesHTML() + implementationsHTML(files: files)
         page += "<h2 id=\"vectors\">Vectors</h2>\n<div id=\"filters\">Family <select id=\"family\"><option value=\"\">all</option>"

@@ -158,8 +158,11 @@ public struct VectorSource: Sendable, Hashable {
         ])
     }
 
+    /// `N file(s)`, as every report words the count.
+    public var filesText: String { "\(files) file\(files == 1 ? "" : "s")" }
+
     /// The scorecard's line.
     public var line: String {
-        "vectors: " + origins.joined(separator: "; ") + " — \(files) file\(files == 1 ? "" : "s"), sha256 \(sha256)"
+        "vectors: " + origins.joined(separator: "; ") + " — \(filesText), sha256 \(sha256)"
     }
 }

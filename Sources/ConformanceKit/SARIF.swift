@@ -34,12 +34,13 @@ public enum SARIF {
                 rules[id] = rule
                 return result.finding(rule: rule, line: lineOfId.line(of: result.vector))
             }
+            var properties: [String: JSONValue] = ["implementation": .string(input.name), "subject": .string(input.report.subject)]
+            // Count and digest only: a SARIF log holds no absolute path.
+            if let source = input.report.vectorSource {
+                properties["vectors"] = .object(["files": .int(Int64(source.files)), "sha256": .string(source.sha256)])
+            }
             return SARIFLog.Run(
-                tool: "trustsuite",
-                toolProperties: ["implementation": .string(input.name), "subject": .string(input.report.subject)].merging(
-                    input.report.vectorSource.map {
-                        ["vectors": .object(["files": .int(Int64($0.files)), "sha256": .string($0.sha256)])]
-                    } ?? [:], uniquingKeysWith: { first, _ in first }),
+                tool: "trustsuite", toolProperties: properties,
                 automationId: "trustsuite/\(input.name)/", findings: findings,
                 uriBases: checkoutBased
                     ? [SARIFLog.checkoutBaseId: "The TrustSuite checkout the vector files come from (its Fixtures/ folder)"] : [:])
